@@ -1,0 +1,697 @@
+"""Hand analysis for every rule system: decompositions, waits with live counts, shanten, discard advice.
+
+Everything here is driven by the :class:`~assistant.variants.RuleSystem` data: which kinds exist (so
+which suits can hold chows), which special hands are allowed, and the joker rules. Standard-form
+shanten and wait tests use the precomputed group tables of :mod:`assistant.tables`; decompositions are
+enumerated exactly (they are only needed for complete hands).
+
+>>> from assistant.variants import get_variant
+>>> from assistant.hand import parse_hand
+>>> sanma = get_variant("sanma")
+>>> [w.tile.code for w in waits(parse_hand("1112345678999p"), sanma)]
+['1p', '2p', '3p', '4p', '5p', '6p', '7p', '8p', '9p']
+>>> shanten(parse_hand("19m19p19s1234567z"), sanma).minimum
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from .errors import TileError
+from .hand import Hand, Meld, validate_hand
+from .tables import INF, distance_table
+from .tiles import JOKER, N_PLAYING, Tile, counts34, kind_code
+from .variants import RuleSystem
+
+# ---------------------------------------------------------------------------------------------
+# Group layout of a rule system
+
+
+@dataclass(frozen=True)
+class Group:
+    kinds: tuple[int, ...]
+    chows: bool
+
+    @property
+    def table(self) -> np.ndarray:
+        return distance_table(len(self.kinds), self.chows)
+
+
+class Layout:
+    """How a rule system's playing kinds split into table groups (full suits vs pong-only kinds)."""
+
+    def __init__(self, variant: RuleSystem) -> None:
+        self.variant = variant
+        kinds = set(variant.playing_kinds)
+        groups: list[Group] = []
+        for s, base in (("m", 0), ("p", 9), ("s", 18)):
+            if s in variant.chow_suits:
+                groups.append(Group(tuple(range(base, base + 9)), True))
+                kinds -= set(range(base, base + 9))
+        loose = tuple(sorted(kinds))
+        # pong-only kinds go in groups of at most 9 (one table digit each)
+        for i in range(0, len(loose), 9):
+            groups.append(Group(loose[i : i + 9], False))
+        self.groups = tuple(groups)
+        self.group_of = np.full(N_PLAYING, -1, dtype=np.int64)
+        self.weight = np.zeros(N_PLAYING, dtype=np.int64)
+        for gi, g in enumerate(groups):
+            for pos, k in enumerate(g.kinds):
+                self.group_of[k] = gi
+                self.weight[k] = 5**pos
+        self._group_of = self.group_of.tolist()
+        self._weight = self.weight.tolist()
+        self.tables = [g.table for g in groups]
+        # (len(groups) x 34) matrix turning a count vector into group keys
+        self.key_matrix = np.zeros((N_PLAYING, len(groups)), dtype=np.int64)
+        for k in range(N_PLAYING):
+            if self.group_of[k] >= 0:
+                self.key_matrix[k, self.group_of[k]] = self.weight[k]
+        self.orphans = tuple(variant.thirteen_orphans_kinds)
+        self.playing = tuple(variant.playing_kinds)
+        self.copies = [variant.copies.get(k, 0) for k in range(N_PLAYING)]
+
+    def keys(self, counts: Sequence[int]) -> list[int]:
+        keys = [0] * len(self.groups)
+        g, w = self._group_of, self._weight
+        for k, n in enumerate(counts):
+            if n:
+                keys[g[k]] += n * w[k]
+        return keys
+
+
+@cache
+def layout_for(variant: RuleSystem) -> Layout:
+    return Layout(variant)
+
+
+# ---------------------------------------------------------------------------------------------
+# Shanten
+
+
+def _combine(rows: list[list[list[int]]], sets: int) -> int:
+    """Min-plus combination of group distance rows: fewest tiles to add for ``sets`` sets + 1 pair."""
+    b0 = [0] + [INF] * sets
+    b1 = [INF] * (sets + 1)
+    for r in rows:
+        n0 = [INF] * (sets + 1)
+        n1 = [INF] * (sets + 1)
+        for m1 in range(sets + 1):
+            x0, x1 = b0[m1], b1[m1]
+            if x0 >= INF and x1 >= INF:
+                continue
+            for m2 in range(sets + 1 - m1):
+                d0, d1 = r[m2]
+                m = m1 + m2
+                v = x0 + d0
+                if v < n0[m]:
+                    n0[m] = v
+                v = x0 + d1
+                if v < n1[m]:
+                    n1[m] = v
+                v = x1 + d0
+                if v < n1[m]:
+                    n1[m] = v
+        b0, b1 = n0, n1
+    return b1[sets]
+
+
+def standard_distance(counts: Sequence[int], sets: int, layout: Layout) -> int:
+    """Fewest tiles to add to ``counts`` so that it holds ``sets`` sets and a pair (4-copy limit kept)."""
+    keys = layout.keys(counts)
+    rows = [t[k].tolist() for t, k in zip(layout.tables, keys, strict=True)]
+    return _combine(rows, sets)
+
+
+def seven_pairs_shanten(counts: Sequence[int]) -> int:
+    """Seven *different* pairs: four of a kind is one pair, not two."""
+    pairs = sum(1 for n in counts if n >= 2)
+    kinds = sum(1 for n in counts if n >= 1)
+    return 6 - pairs + max(0, 7 - kinds)
+
+
+def thirteen_orphans_shanten(counts: Sequence[int], orphans: Sequence[int]) -> int:
+    have = sum(1 for k in orphans if counts[k])
+    pair = any(counts[k] >= 2 for k in orphans)
+    return len(orphans) - have - (1 if pair else 0)
+
+
+@dataclass(frozen=True)
+class Shanten:
+    """Shanten of each form (None where the form is not allowed or not possible) and the minimum.
+
+    -1 = complete, 0 = ready (tenpai), n = n tiles from ready.
+    """
+
+    standard: int
+    seven_pairs: int | None
+    thirteen_orphans: int | None
+
+    @property
+    def minimum(self) -> int:
+        return min(v for v in (self.standard, self.seven_pairs, self.thirteen_orphans) if v is not None)
+
+    def as_dict(self) -> dict[str, int | None]:
+        return {
+            "shanten": self.minimum,
+            "standard": self.standard,
+            "seven_pairs": self.seven_pairs,
+            "thirteen_orphans": self.thirteen_orphans,
+        }
+
+
+def shanten_counts(counts: Sequence[int], n_melds: int, variant: RuleSystem, jokers: int = 0) -> Shanten:
+    """Shanten of a concealed part given as 34 counts, with ``n_melds`` fixed melds and ``jokers`` Fei."""
+    layout = layout_for(variant)
+    sets = 4 - n_melds
+    if jokers:
+        return _joker_shanten(counts, n_melds, jokers, variant)
+    std = standard_distance(counts, sets, layout) - 1
+    closed = n_melds == 0 and sum(counts) >= 13
+    sp = seven_pairs_shanten(counts) if closed and variant.allows("seven_pairs") else None
+    to = (
+        thirteen_orphans_shanten(counts, layout.orphans)
+        if closed and variant.allows("thirteen_orphans") and len(layout.orphans) == 13
+        else None
+    )
+    return Shanten(std, sp, to)
+
+
+def shanten(hand: Hand, variant: RuleSystem) -> Shanten:
+    """Shanten of a 13- or 14-tile hand (melds count three tiles each)."""
+    validate_hand(hand, variant)
+    jokers = sum(1 for t in hand.concealed if t.kind == JOKER)
+    return shanten_counts(counts34(hand.concealed), len(hand.melds), variant, jokers)
+
+
+def shanten_batch(counts: np.ndarray, variant: RuleSystem, n_melds: int = 0) -> np.ndarray:
+    """Vectorised minimum shanten for many closed hands without jokers.
+
+    ``counts`` has shape (N, 34). The same numbers as :func:`shanten_counts`, computed for all hands
+    at once with numpy (the batch CLI and the benchmark use it).
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    layout = layout_for(variant)
+    dist = _batch_standard_distance(counts, 4 - n_melds, layout)
+    result = dist - 1
+    if n_melds == 0:
+        if variant.allows("seven_pairs"):
+            pairs = (counts >= 2).sum(axis=1)
+            kinds = (counts >= 1).sum(axis=1)
+            sp = 6 - pairs + np.maximum(0, 7 - kinds)
+            result = np.minimum(result, sp)
+        if variant.allows("thirteen_orphans") and len(layout.orphans) == 13:
+            oc = counts[:, list(layout.orphans)]
+            to = 13 - (oc >= 1).sum(axis=1) - (oc >= 2).any(axis=1)
+            result = np.minimum(result, to)
+    return result
+
+
+def _batch_standard_distance(counts: np.ndarray, sets: int, layout: Layout) -> np.ndarray:
+    keys = counts @ layout.key_matrix  # (N, G)
+    _, b1 = _combine_rows(_batch_rows(keys, layout), sets, counts.shape[0])
+    return b1[:, sets].astype(np.int64)
+
+
+def _batch_rows(keys: np.ndarray, layout: Layout) -> list[np.ndarray]:
+    return [table[keys[:, gi]].astype(np.int16) for gi, table in enumerate(layout.tables)]
+
+
+def _combine_rows(rows: list[np.ndarray], sets: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised min-plus combination; returns (no pair, one pair) distances for 0..sets sets."""
+    b0 = np.full((n, sets + 1), INF, dtype=np.int16)
+    b1 = np.full((n, sets + 1), INF, dtype=np.int16)
+    b0[:, 0] = 0
+    for r in rows:
+        n0 = np.full_like(b0, INF)
+        n1 = np.full_like(b1, INF)
+        for m1 in range(sets + 1):
+            for m2 in range(sets + 1 - m1):
+                m = m1 + m2
+                np.minimum(n0[:, m], b0[:, m1] + r[:, m2, 0], out=n0[:, m])
+                np.minimum(n1[:, m], b0[:, m1] + r[:, m2, 1], out=n1[:, m])
+                np.minimum(n1[:, m], b1[:, m1] + r[:, m2, 0], out=n1[:, m])
+        b0, b1 = n0, n1
+    return b0, b1
+
+
+def wait_sets_batch(counts: np.ndarray, variant: RuleSystem) -> list[frozenset[int]]:
+    """Winning tile kinds of many closed 13-tile hands without jokers (vectorised).
+
+    A kind counts as a wait when adding one copy completes the hand (standard form or an allowed
+    special hand) and the hand does not already hold all copies of it. Only the group of the added
+    tile changes, so each group's partner combination ("every other group") is computed once and
+    each candidate costs one table lookup and a 5-way minimum.
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    n_all = counts.shape[0]
+    out: list[frozenset[int]] = [frozenset()] * n_all
+    ready = np.nonzero(shanten_batch(counts, variant) == 0)[0]
+    if ready.size == 0:
+        return out
+    layout = layout_for(variant)
+    base = counts[ready]
+    n = base.shape[0]
+    keys = base @ layout.key_matrix
+    rows = _batch_rows(keys, layout)
+    sets = 4
+    found = np.zeros((n, N_PLAYING), dtype=bool)
+    for gi, group in enumerate(layout.groups):
+        others = [r for gj, r in enumerate(rows) if gj != gi]
+        e0, e1 = _combine_rows(others, sets, n)
+        table = layout.tables[gi]
+        for pos, k in enumerate(group.kinds):
+            room = base[:, k] < variant.copies[k]
+            new = table[np.where(room, keys[:, gi] + 5**pos, keys[:, gi])].astype(np.int16)
+            best = np.full(n, INF, dtype=np.int16)
+            for m1 in range(sets + 1):
+                m2 = sets - m1
+                np.minimum(best, e0[:, m1] + new[:, m2, 1], out=best)
+                np.minimum(best, e1[:, m1] + new[:, m2, 0], out=best)
+            found[:, k] = room & (best == 0)
+    if variant.allows("seven_pairs"):
+        pairs = (base == 2).sum(axis=1)
+        singles = base == 1
+        sp = (pairs == 6) & (singles.sum(axis=1) == 1)
+        found |= singles & sp[:, None]
+    orphans = list(layout.orphans)
+    if variant.allows("thirteen_orphans") and len(orphans) == 13:
+        oc = base[:, orphans]
+        only_orphans = oc.sum(axis=1) == 13
+        all_once = only_orphans & (oc == 1).all(axis=1)
+        one_missing = only_orphans & ((oc == 0).sum(axis=1) == 1) & ((oc == 2).sum(axis=1) == 1)
+        cand = np.zeros_like(found)
+        cand[:, orphans] = all_once[:, None] | ((oc == 0) & one_missing[:, None])
+        found |= cand
+    for ri, k in zip(*np.nonzero(found), strict=True):
+        i = int(ready[ri])
+        out[i] = out[i] | {int(k)}
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Decompositions of complete hands
+
+
+@dataclass(frozen=True)
+class SetPart:
+    """One set of a decomposition: ``type`` chow/pong/kong, the kinds it counts as, how many of
+    them are jokers (and which kinds those stand for), and whether it is a fixed (called) meld."""
+
+    type: str
+    kinds: tuple[int, ...]
+    joker_for: tuple[int, ...] = ()
+    meld: Meld | None = None
+
+    @property
+    def concealed(self) -> bool:
+        return self.meld is None or self.meld.concealed
+
+    def format(self) -> str:
+        if self.meld is not None:
+            return self.meld.format()
+        real = list(self.kinds)
+        for k in self.joker_for:
+            real.remove(k)
+        code = _kinds_code(real)
+        extra = "".join(f" jk={kind_code(k)}" for k in self.joker_for)
+        return f"{code}{extra}"
+
+
+def _kinds_code(kinds: Sequence[int]) -> str:
+    from .tiles import format_tiles
+
+    return format_tiles([Tile(k) for k in kinds])
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    """A complete hand read one way. ``form`` is standard / seven_pairs / thirteen_orphans."""
+
+    form: str
+    sets: tuple[SetPart, ...]
+    pair: tuple[int, ...]  # the pair's kinds (standard); all pairs (seven pairs); the doubled orphan
+    pair_joker_for: tuple[int, ...] = ()
+
+    def format(self) -> str:
+        if self.form == "seven_pairs":
+            return " ".join(_kinds_code([k, k]) for k in self.pair)
+        if self.form == "thirteen_orphans":
+            return "thirteen orphans (pair " + kind_code(self.pair[0]) + ")"
+        parts = [s.format() for s in self.sets]
+        real = [self.pair[0]] * (2 - len(self.pair_joker_for))
+        pair = _kinds_code(real) if real else ""
+        pair += "".join(f" jk={kind_code(k)}" for k in self.pair_joker_for)
+        parts.append(pair.strip())
+        return " ".join(parts)
+
+    @property
+    def jokers_stand_for(self) -> tuple[int, ...]:
+        out: list[int] = []
+        for s in self.sets:
+            if s.meld is None:
+                out.extend(s.joker_for)
+        out.extend(self.pair_joker_for)
+        return tuple(sorted(out))
+
+
+def _chow_ok(kind: int, variant_kinds: frozenset[int], chow_bases: frozenset[int]) -> bool:
+    """``kind`` can start a chow (kind, kind+1, kind+2) in this set of kinds."""
+    return kind in chow_bases
+
+
+@cache
+def _chow_bases(variant: RuleSystem) -> frozenset[int]:
+    out = set()
+    for s, base in (("m", 0), ("p", 9), ("s", 18)):
+        if s in variant.chow_suits:
+            out.update(range(base, base + 7))
+    return frozenset(out)
+
+
+def decompose_standard(
+    counts: Sequence[int], sets_needed: int, variant: RuleSystem, jokers: int = 0
+) -> list[tuple[tuple[SetPart, ...], tuple[int, ...], tuple[int, ...]]]:
+    """Every way to read ``counts`` (+ ``jokers``) as ``sets_needed`` sets and one pair.
+
+    Returns (sets, pair kinds, jokers in the pair stand for). Joker rules follow the variant.
+    """
+    rules = variant.jokers
+    bases = _chow_bases(variant)
+    playing = variant.playing_kinds
+    c = list(counts)
+    results: list[tuple[tuple[SetPart, ...], tuple[int, ...], tuple[int, ...]]] = []
+    seen: set[tuple] = set()
+
+    def record(sets: list[SetPart], pair: tuple[int, ...], pjk: tuple[int, ...]) -> None:
+        key = (tuple(sorted((s.type, s.kinds, s.joker_for) for s in sets)), pair, pjk)
+        if key not in seen:
+            seen.add(key)
+            results.append((tuple(sorted(sets, key=lambda s: (s.kinds, s.joker_for))), pair, pjk))
+
+    def rec(start: int, sets: list[SetPart], pair: tuple[int, ...] | None, pjk: tuple[int, ...], jk: int) -> None:
+        k = start
+        while k < N_PLAYING and c[k] == 0:
+            k += 1
+        if k == N_PLAYING:
+            # only jokers are left
+            if len(sets) == sets_needed and pair is not None and jk == 0:
+                record(sets, pair, pjk)
+            elif len(sets) == sets_needed and pair is None and jk == 2 and rules and rules.max_in_pair >= 2:
+                for kk in playing:  # an eye of two Fei may stand for any playing tile
+                    record(sets, (kk,), (kk, kk))
+            return
+        # pair
+        if pair is None:
+            if c[k] >= 2:
+                c[k] -= 2
+                rec(k, sets, (k,), (), jk)
+                c[k] += 2
+            if jk >= 1 and rules and rules.max_in_pair >= 1:
+                c[k] -= 1
+                rec(k, sets, (k,), (k,), jk - 1)
+                c[k] += 1
+        if len(sets) >= sets_needed:
+            return
+        # pong, with 0..2 jokers (each set keeps a real tile)
+        for use in range(0, 3):
+            if use and (not rules or use > rules.max_in_pong or jk < use):
+                break
+            if c[k] >= 3 - use:
+                c[k] -= 3 - use
+                sets.append(SetPart("pong", (k, k, k), (k,) * use))
+                rec(k, sets, pair, pjk, jk - use)
+                sets.pop()
+                c[k] += 3 - use
+        # chows containing k as their lowest real tile
+        max_jk = rules.max_in_chow if rules else 0
+        for start_kind, positions in ((k, (k, k + 1, k + 2)), (k - 1, (k - 1, k, k + 1))):
+            if start_kind not in bases:
+                continue
+            missing = [p for p in positions if p != k and (p < k or c[p] == 0)]
+            if start_kind < k:
+                # k-1 must be a joker (k is the lowest real tile)
+                if positions[0] not in missing:
+                    missing.insert(0, positions[0])
+            if len(missing) > max_jk or len(missing) > jk:
+                continue
+            real = [p for p in positions if p not in missing]
+            for p in real:
+                c[p] -= 1
+            sets.append(SetPart("chow", positions, tuple(missing)))
+            rec(k, sets, pair, pjk, jk - len(missing))
+            sets.pop()
+            for p in real:
+                c[p] += 1
+
+    rec(0, [], None, (), jokers)
+    return results
+
+
+def decompositions(hand: Hand, variant: RuleSystem, tiles_in_hand: Sequence[Tile] | None = None) -> list[Decomposition]:
+    """Every reading of a complete hand (concealed tiles + fixed melds) allowed by the rule system."""
+    concealed = list(tiles_in_hand) if tiles_in_hand is not None else list(hand.concealed)
+    jokers = sum(1 for t in concealed if t.kind == JOKER)
+    counts = counts34(concealed)
+    sets_needed = 4 - len(hand.melds)
+    if len(concealed) != 3 * sets_needed + 2:
+        return []
+    fixed = tuple(SetPart(m.type, m.kinds, tuple(s.kind for t, s in zip(m.tiles, m.stands_for, strict=True)
+                                               if t.kind == JOKER), m) for m in hand.melds)
+    out: list[Decomposition] = []
+    for sets, pair, pjk in decompose_standard(counts, sets_needed, variant, jokers):
+        out.append(Decomposition("standard", fixed + sets, pair, pjk))
+    if not hand.melds and jokers == 0:
+        if variant.allows("seven_pairs") and sum(1 for n in counts if n == 2) == 7:
+            out.append(Decomposition("seven_pairs", (), tuple(k for k, n in enumerate(counts) if n == 2)))
+        orphans = layout_for(variant).orphans
+        if (variant.allows("thirteen_orphans") and len(orphans) == 13
+                and all(counts[k] >= 1 for k in orphans) and sum(counts) == 14
+                and sum(counts[k] for k in orphans) == 14):
+            dbl = next(k for k in orphans if counts[k] == 2)
+            out.append(Decomposition("thirteen_orphans", (), (dbl,)))
+    return out
+
+
+def is_complete(hand: Hand, variant: RuleSystem) -> bool:
+    return bool(decompositions(hand, variant))
+
+
+# ---------------------------------------------------------------------------------------------
+# Waits and live counts
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A winning tile of a ready hand, the readings it completes and how many copies are still live."""
+
+    tile: Tile
+    decompositions: tuple[Decomposition, ...]
+    live: int
+    shapes: tuple[str, ...]
+
+    def as_dict(self) -> dict:
+        return {
+            "tile": self.tile.code,
+            "live": self.live,
+            "shapes": list(self.shapes),
+            "decompositions": [d.format() for d in self.decompositions],
+        }
+
+
+def seen_counts(hand: Hand, visible: Iterable[Tile] = ()) -> list[int]:
+    """Copies of each playing kind the player can see: own concealed tiles and melds plus ``visible``."""
+    seen = [0] * N_PLAYING
+    for t in hand.concealed:
+        if t.kind < N_PLAYING:
+            seen[t.kind] += 1
+    for m in hand.melds:
+        for t in m.tiles:
+            if t.kind < N_PLAYING:
+                seen[t.kind] += 1
+    for t in visible:
+        if t.kind < N_PLAYING:
+            seen[t.kind] += 1
+    return seen
+
+
+def live_counts(hand: Hand, variant: RuleSystem, visible: Iterable[Tile] = ()) -> list[int]:
+    """Copies of each kind not yet seen (never negative: an over-count raises TileError in validation)."""
+    seen = seen_counts(hand, visible)
+    return [max(0, variant.copies.get(k, 0) - seen[k]) for k in range(N_PLAYING)]
+
+
+def _wait_shapes(dec: Decomposition, win_kind: int) -> tuple[str, ...]:
+    """Names of the wait shapes the winning tile can take in this reading."""
+    if dec.form == "seven_pairs":
+        return ("tanki",)
+    if dec.form == "thirteen_orphans":
+        return ("thirteen-sided",) if dec.pair[0] == win_kind else ("single",)
+    shapes: list[str] = []
+    if dec.pair[0] == win_kind and len(dec.pair_joker_for) < 2:
+        shapes.append("tanki")
+    for s in dec.sets:
+        if s.meld is not None or win_kind not in s.kinds:
+            continue
+        if s.type == "pong":
+            shapes.append("shanpon")
+        elif s.type == "chow":
+            lo = s.kinds[0]
+            rank = lo % 9
+            if win_kind == lo + 1:
+                shapes.append("kanchan")
+            elif (win_kind == lo and rank == 6) or (win_kind == lo + 2 and rank == 0):
+                shapes.append("penchan")
+            else:
+                shapes.append("ryanmen")
+    return tuple(dict.fromkeys(shapes))
+
+
+def waits(hand: Hand, variant: RuleSystem, visible: Sequence[Tile] = ()) -> list[Wait]:
+    """The winning tiles of a ready hand (concealed + 3 per meld = 13), in tile order, each with the
+    decompositions it completes, its wait shapes and its live count.
+
+    A kind of which the player already holds every copy is not a wait (no copy can arrive). With a
+    Fei in hand (three-kaki) each wait reflects what the jokers can become.
+    """
+    validate_hand(hand, variant, sizes=(13,), visible=visible)
+    live = live_counts(hand, variant, visible)
+    own = seen_counts(hand)
+    concealed = list(hand.concealed)
+    jokers = sum(1 for t in concealed if t.kind == JOKER)
+    counts = counts34(concealed)
+    layout = layout_for(variant)
+    special_possible = not hand.melds and bool(variant.special_hands)
+    out: list[Wait] = []
+    for k in variant.playing_kinds:
+        if own[k] >= variant.copies[k]:
+            continue
+        if not jokers:
+            counts[k] += 1
+            std = standard_distance(counts, 4 - len(hand.melds), layout)
+            counts[k] -= 1
+            if std > 0 and not special_possible:
+                continue
+        tile = Tile(k)
+        decs = decompositions(hand, variant, concealed + [tile])
+        if decs:
+            shapes = tuple(dict.fromkeys(s for d in decs for s in _wait_shapes(d, k)))
+            out.append(Wait(tile, tuple(decs), live[k], shapes))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Jokers in shanten
+
+
+def _joker_shanten(counts: Sequence[int], n_melds: int, jokers: int, variant: RuleSystem) -> Shanten:
+    """Shanten with Fei in hand.
+
+    Lower bound: jokers fill any missing tile (``D(real) - jokers - 1``). Where that bound says ready
+    or complete, the exact joker rules decide: complete if a legal reading exists, ready if some tile
+    completes it, else one more.
+    """
+    layout = layout_for(variant)
+    sets = 4 - n_melds
+    bound = max(-1, standard_distance(counts, sets, layout) - jokers - 1)
+    n_tiles = sum(counts) + jokers
+    if bound <= 0:
+        if n_tiles == 3 * sets + 2:
+            if decompose_standard(counts, sets, variant, jokers):
+                return Shanten(-1, None, None)
+            bound = max(bound, 0)
+        if n_tiles == 3 * sets + 1 and bound == 0:
+            c = list(counts)
+            for k in variant.playing_kinds:
+                c[k] += 1
+                if decompose_standard(c, sets, variant, jokers):
+                    return Shanten(0, None, None)
+                c[k] -= 1
+            if decompose_standard(c, sets, variant, jokers + 1):
+                return Shanten(0, None, None)
+            return Shanten(1, None, None)
+        if n_tiles == 3 * sets + 2 and bound <= 0:
+            # 14 tiles, not complete: ready after the best discard?
+            c = list(counts)
+            for k in variant.playing_kinds:
+                if c[k]:
+                    c[k] -= 1
+                    if _joker_shanten(c, n_melds, jokers, variant).standard == 0:
+                        return Shanten(0, None, None)
+                    c[k] += 1
+            return Shanten(1, None, None)
+    return Shanten(bound, None, None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Discard advice
+
+
+@dataclass(frozen=True)
+class DiscardOption:
+    tile: Tile
+    shanten: int
+    acceptance: tuple[tuple[Tile, int], ...]  # (tile kind, live copies) that lower the shanten
+
+    @property
+    def live_total(self) -> int:
+        return sum(n for _, n in self.acceptance)
+
+    def as_dict(self) -> dict:
+        return {
+            "discard": self.tile.code,
+            "shanten": self.shanten,
+            "acceptance": [{"tile": t.code, "live": n} for t, n in self.acceptance],
+            "kinds": len(self.acceptance),
+            "live_total": self.live_total,
+        }
+
+
+def acceptance(counts: list[int], n_melds: int, jokers: int, variant: RuleSystem,
+               live: Sequence[int], current: int) -> tuple[tuple[Tile, int], ...]:
+    """Kinds whose draw lowers the shanten of a 3n+1 hand below ``current``, with live copies."""
+    out = []
+    for k in variant.playing_kinds:
+        if live[k] <= 0:
+            continue
+        counts[k] += 1
+        s = shanten_counts(counts, n_melds, variant, jokers).minimum
+        counts[k] -= 1
+        if s < current:
+            out.append((Tile(k), live[k]))
+    return tuple(out)
+
+
+def discard_advice(hand: Hand, variant: RuleSystem, visible: Sequence[Tile] = ()) -> list[DiscardOption]:
+    """For a hand with one tile too many (14 with melds counted as 3): every distinct discard with the
+    resulting shanten and its acceptance, best first (lowest shanten, then most live tiles accepted,
+    then most kinds accepted, then tile order)."""
+    validate_hand(hand, variant, sizes=(14,), visible=visible)
+    live = live_counts(hand, variant, visible)
+    concealed = list(hand.concealed)
+    counts = counts34(concealed)
+    jokers = sum(1 for t in concealed if t.kind == JOKER)
+    n_melds = len(hand.melds)
+    options: list[DiscardOption] = []
+    for tile in sorted(set(concealed), key=lambda t: (t.kind, t.red)):
+        if tile.kind == JOKER:
+            s = shanten_counts(counts, n_melds, variant, jokers - 1).minimum
+            acc = acceptance(counts, n_melds, jokers - 1, variant, live, s)
+        else:
+            counts[tile.kind] -= 1
+            s = shanten_counts(counts, n_melds, variant, jokers).minimum
+            acc = acceptance(counts, n_melds, jokers, variant, live, s)
+            counts[tile.kind] += 1
+        options.append(DiscardOption(tile, s, acc))
+    options.sort(key=lambda o: (o.shanten, -o.live_total, -len(o.acceptance), o.tile.kind, o.tile.red))
+    return options
+
+
+def check_hand_size(hand: Hand, sizes: Sequence[int]) -> None:
+    if hand.tile_count not in sizes:
+        raise TileError(hand.format(), 0, f"hand has {hand.tile_count} tiles; expected {' or '.join(map(str, sizes))}")

@@ -1,0 +1,110 @@
+"""The rule-system definition type: everything the analysis needs to know about a variant, as data."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from ..tiles import JOKER, SUIT_BASE, kind_code, parse_tiles
+
+# Call names used in ``RuleSystem.calls`` and by the legal-action checks.
+CALLS = (
+    "chow", "pong", "open_kong", "closed_kong", "added_kong", "ron", "tsumo",
+    "riichi", "kita", "sink_fei", "swap_fei",
+)
+SPECIAL_HANDS = ("seven_pairs", "thirteen_orphans")
+
+
+def copies_of(spec: str, copies: int) -> dict[int, int]:
+    """``copies_of("19m1-9p", 4)``-style helper: each listed tile kind with ``copies`` copies."""
+    return {t.kind: copies for t in parse_tiles(spec)}
+
+
+@dataclass(frozen=True)
+class JokerRules:
+    """How jokers may stand in sets (three-kaki F2-F5)."""
+
+    max_in_chow: int = 1
+    max_in_pong: int = 2
+    max_in_pair: int = 2
+    in_kong: bool = False
+    max_in_shown_set: int = 1
+
+
+@dataclass(frozen=True, eq=False)
+class RuleSystem:
+    """One rule system as data. A new variant is a new instance registered in ``variants``.
+
+    ``copies`` maps every tile kind of the set (playing tiles, bonus tiles, jokers) to its number of
+    copies; ``red_fives`` says how many of those copies of a 5 are red. ``special_hands`` lists the
+    non-standard complete shapes allowed by default; ``options`` holds every table option with its
+    default (the ``[opt]`` values of the rules files).
+    """
+
+    name: str
+    title: str
+    players: int
+    copies: Mapping[int, int]
+    red_fives: Mapping[int, int] = field(default_factory=dict)
+    hand_size: int = 13
+    calls: frozenset[str] = frozenset()
+    special_hands: frozenset[str] = frozenset()
+    dead_wall: int = 0
+    jokers: JokerRules | None = None
+    seat_winds: tuple[int, ...] = (27, 28, 29)
+    min_value: int = 0
+    value_unit: str = "han"
+    rules_file: str = ""
+    options: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "copies", MappingProxyType(dict(self.copies)))
+        object.__setattr__(self, "red_fives", MappingProxyType(dict(self.red_fives)))
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+        unknown = set(self.calls) - set(CALLS)
+        if unknown:
+            raise ValueError(f"{self.name}: unknown calls {sorted(unknown)}")
+        unknown = set(self.special_hands) - set(SPECIAL_HANDS)
+        if unknown:
+            raise ValueError(f"{self.name}: unknown special hands {sorted(unknown)}")
+
+    # --- derived facts -------------------------------------------------------------------
+    @property
+    def total_tiles(self) -> int:
+        return sum(self.copies.values())
+
+    @property
+    def playing_kinds(self) -> tuple[int, ...]:
+        """Kinds that form sets (suited tiles and honours), in id order."""
+        return tuple(sorted(k for k in self.copies if k < 34))
+
+    @property
+    def bonus_kinds(self) -> tuple[int, ...]:
+        return tuple(sorted(k for k in self.copies if 34 <= k < 50))
+
+    @property
+    def has_jokers(self) -> bool:
+        return self.copies.get(JOKER, 0) > 0
+
+    def has_kind(self, kind: int) -> bool:
+        return kind in self.copies or kind == 51
+
+    @property
+    def chow_suits(self) -> tuple[str, ...]:
+        """Suits with all nine ranks in the set: the only places chows can form."""
+        return tuple(
+            s for s in "mps" if all(SUIT_BASE[s] + r in self.copies for r in range(9))
+        )
+
+    @property
+    def thirteen_orphans_kinds(self) -> tuple[int, ...]:
+        """Terminal and honour kinds in the set (thirteen orphans needs one of each)."""
+        return tuple(k for k in self.playing_kinds if k >= 27 or k % 9 in (0, 8))
+
+    def allows(self, special: str) -> bool:
+        return special in self.special_hands
+
+    def describe(self) -> str:
+        kinds = " ".join(kind_code(k) for k in sorted(self.copies))
+        return f"{self.title}: {self.players} players, {self.total_tiles} tiles ({kinds})"
