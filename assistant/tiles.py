@@ -7,7 +7,7 @@ A tile is a :class:`Tile`: an integer *kind* (the recommended ids of §2.4: 0–
 >>> format_tiles(parse_tiles("77z123m 0p456p"))
 '123m4056p77z'
 >>> [t.code for t in parse_tiles("jkjk5p")]
-['5p', 'jk', 'jk']
+['jk', 'jk', '5p']
 >>> parse_tiles("12x")
 Traceback (most recent call last):
 ...
