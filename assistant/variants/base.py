@@ -56,6 +56,7 @@ class RuleSystem:
     min_value: int = 0
     value_unit: str = "han"
     rules_file: str = ""
+    scoring: str = ""  # module with ``score(ctx) -> ScoreResult`` for this rule system
     options: Mapping[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -14,6 +14,7 @@ HONG_KONG = RuleSystem(
     min_value=3,
     value_unit="faan",
     rules_file="hong-kong.md",
+    scoring="assistant.scoring.hong_kong",
     options={
         "flowers": True,
         "dead_wall": 14,

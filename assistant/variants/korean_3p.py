@@ -14,6 +14,7 @@ KOREAN_3P = RuleSystem(
     min_value=3,
     value_unit="points",
     rules_file="korean-3p.md",
+    scoring="assistant.scoring.korean_3p",
     options={
         "dead_wall": 0,
         "direction": "anticlockwise",

@@ -15,6 +15,7 @@ SANMA = RuleSystem(
     min_value=1,
     value_unit="han",
     rules_file="sanma.md",
+    scoring="assistant.scoring.sanma",
     options={
         "red_fives": True,
         "kandora_timing": "closed_now_open_after_discard",

@@ -20,6 +20,7 @@ THREE_KAKI = RuleSystem(
     min_value=5,
     value_unit="fan",
     rules_file="three-kaki.md",
+    scoring="assistant.scoring.three_kaki",
     options={
         "swap_from_others": False,
         "multi_win": "nearest",
