@@ -35,9 +35,16 @@ def _add_hand_args(p: argparse.ArgumentParser, with_visible: bool = True) -> Non
     p.add_argument("hand", help="hand in notation, e.g. 123m456p77z or '23456789p11z [777z@1]'")
     p.add_argument("--variant", "-v", default="sanma", choices=variant_names(), help="rule system (default sanma)")
     p.add_argument("--melds", nargs="*", default=[], help="extra melds, e.g. '[777z@1]' '(5555p)'")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="table option, e.g. special_hands=seven_pairs (see `variants --options`)")
     if with_visible:
         p.add_argument("--visible", default="", help="other tiles seen (discards, others' melds, dora indicators)")
     p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _variant(args: argparse.Namespace):
+    """The chosen rule system with its --option overrides applied."""
+    return get_variant(args.variant).with_options(dict(parse_option(o) for o in getattr(args, "option", [])))
 
 
 def _load(args: argparse.Namespace) -> tuple[Hand, list[Tile]]:
@@ -53,7 +60,7 @@ def _shanten_word(s: int) -> str:
 # --- waits -----------------------------------------------------------------------------------
 
 
-def waits_result(hand: Hand, variant_name: str, visible: Sequence[Tile] = ()) -> dict:
+def waits_result(hand: Hand, variant_name, visible: Sequence[Tile] = ()) -> dict:
     variant = get_variant(variant_name)
     ws = waits(hand, variant, visible)
     sh = shanten(hand, variant)
@@ -68,7 +75,7 @@ def waits_result(hand: Hand, variant_name: str, visible: Sequence[Tile] = ()) ->
 
 def cmd_waits(args: argparse.Namespace) -> int:
     hand, visible = _load(args)
-    res = waits_result(hand, args.variant, visible)
+    res = waits_result(hand, _variant(args), visible)
     if args.json:
         print(json.dumps(res))
         return 0
@@ -87,14 +94,14 @@ def cmd_waits(args: argparse.Namespace) -> int:
 # --- shanten ---------------------------------------------------------------------------------
 
 
-def shanten_result(hand: Hand, variant_name: str) -> dict:
+def shanten_result(hand: Hand, variant_name) -> dict:
     variant = get_variant(variant_name)
     return {"variant": variant.name, "hand": hand.format(), **shanten(hand, variant).as_dict()}
 
 
 def cmd_shanten(args: argparse.Namespace) -> int:
     hand, _ = _load(args)
-    res = shanten_result(hand, args.variant)
+    res = shanten_result(hand, _variant(args))
     if args.json:
         print(json.dumps(res))
         return 0
@@ -108,7 +115,7 @@ def cmd_shanten(args: argparse.Namespace) -> int:
 # --- discard ---------------------------------------------------------------------------------
 
 
-def discard_result(hand: Hand, variant_name: str, visible: Sequence[Tile] = ()) -> dict:
+def discard_result(hand: Hand, variant_name, visible: Sequence[Tile] = ()) -> dict:
     variant = get_variant(variant_name)
     options = discard_advice(hand, variant, visible)
     return {
@@ -121,7 +128,7 @@ def discard_result(hand: Hand, variant_name: str, visible: Sequence[Tile] = ()) 
 
 def cmd_discard(args: argparse.Namespace) -> int:
     hand, visible = _load(args)
-    res = discard_result(hand, args.variant, visible)
+    res = discard_result(hand, _variant(args), visible)
     if args.json:
         print(json.dumps(res))
         return 0
@@ -131,6 +138,98 @@ def cmd_discard(args: argparse.Namespace) -> int:
         print(f"  {o['discard']:>3}  -> shanten {o['shanten']:>2}  accepts {o['kinds']} kinds / "
               f"{o['live_total']} tiles  {acc}")
     return 0
+
+
+# --- score ---------------------------------------------------------------------------------
+
+SEAT_NAMES = {"e": 0, "east": 0, "s": 1, "south": 1, "w": 2, "west": 2, "n": 3, "north": 3,
+              "1z": 0, "2z": 1, "3z": 2, "4z": 3}
+
+
+def parse_seat(text: str, players: int, what: str = "seat") -> int:
+    """A seat as E/S/W/N (or East…, 1z…, or 0-3), relative to the dealer (East = dealer = 0)."""
+    key = str(text).strip().lower()
+    seat = int(key) if key.isdigit() else SEAT_NAMES.get(key)
+    if seat is None or not 0 <= seat < players:
+        names = "E S W N"[: 2 * players - 1]
+        raise ValueError(f"bad {what} {text!r}: use one of {names} (seats of this {players}-player table)")
+    return seat
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"bad --option {text!r}: write key=value, e.g. tsumo_mode=split or honba='{{...}}'")
+    try:
+        return key.strip(), json.loads(value)
+    except json.JSONDecodeError:
+        return key.strip(), value
+
+
+def score_context(args: argparse.Namespace):
+    from .scoring import WinContext
+
+    options = dict(parse_option(o) for o in args.option)
+    variant = get_variant(args.variant).with_options(options)
+    hand = parse_hand(args.hand, melds=args.melds)
+    win = parse_tiles(args.win_tile)
+    if len(win) != 1:
+        raise TileError(args.win_tile, 0, "--win-tile takes exactly one tile")
+    win_tile = win[0]
+    concealed = list(hand.concealed)
+    if hand.win_tile is None and hand.tile_count == 13:
+        concealed.append(win_tile)  # the winning tile is added to a 13-tile hand
+    hand = type(hand)(tuple(concealed), hand.melds, hand.bonus, win_tile, ())
+    validate_hand(hand, variant, sizes=(14,))
+    if args.tsumo == (args.ron_from is not None):
+        raise ValueError("say how the hand was won: --tsumo or --ron-from SEAT")
+    seat = parse_seat(args.seat, variant.players)
+    discarder = parse_seat(args.ron_from, variant.players, "--ron-from seat") if args.ron_from else None
+    if discarder == seat:
+        raise ValueError("--ron-from names the winner's own seat")
+    round_wind = 27 + parse_seat(args.round_wind, 4, "round wind")
+    return WinContext(
+        variant=variant, hand=hand, win_tile=win_tile, tsumo=args.tsumo, seat=seat, discarder=discarder,
+        round_wind=round_wind, dora_indicators=tuple(parse_tiles(args.dora)),
+        ura_indicators=tuple(parse_tiles(args.ura)), kita=args.kita, riichi=args.riichi or args.double_riichi,
+        double_riichi=args.double_riichi, ippatsu=args.ippatsu, rinshan=args.rinshan,
+        after_two_kongs=args.after_two_kongs, chankan=args.chankan, haitei=args.haitei, houtei=args.houtei,
+        tenhou=args.tenhou, chiihou=args.chiihou, honba=args.honba, riichi_sticks=args.sticks,
+        fei_sunk=args.fei_sunk, options=options,
+    )
+
+
+SEAT_LABELS = ("East", "South", "West", "North")
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from .scoring import score
+
+    ctx = score_context(args)
+    res = score(ctx)
+    if args.json:
+        print(json.dumps({"variant": ctx.variant.name, "hand": ctx.hand.format(), **res.as_dict()}))
+        return 0 if res.legal else 1
+    print(f"{ctx.hand.format()}  ({ctx.variant.name}), {SEAT_LABELS[ctx.seat]} "
+          f"{'self-draws' if ctx.tsumo else 'wins on ' + SEAT_LABELS[ctx.discarder] + chr(39) + 's discard'} "
+          f"{ctx.win_tile.code}")
+    print(("LEGAL WIN: " if res.legal else "NOT A LEGAL WIN: ") + res.verdict)
+    if res.reading:
+        print(f"  reading: {res.reading}")
+    for item in res.items:
+        note = f"  ({item.note})" if item.note else ""
+        print(f"  {item.name:28s} {item.value:>4} {item.unit}{note}")
+    if res.fu is not None:
+        parts = ", ".join(f"{i.name} {i.value}" for i in res.fu_breakdown)
+        print(f"  fu {res.fu}: {parts}")
+    limit = f" ({res.limit})" if res.limit else ""
+    print(f"  total {res.total} {res.unit}{limit}")
+    for p in res.payments:
+        payer = "the table" if p.payer is None else SEAT_LABELS[p.payer]
+        print(f"  {payer} pays {SEAT_LABELS[p.receiver]} {p.amount}  ({p.reason})")
+    if res.explanation:
+        print(res.explanation)
+    return 0 if res.legal else 1
 
 
 # --- batch -----------------------------------------------------------------------------------
@@ -276,7 +375,11 @@ def _bench(hands: int, seed: int) -> int:
 
 def cmd_variants(args: argparse.Namespace) -> int:
     for name in variant_names():
-        print(get_variant(name).describe())
+        v = get_variant(name)
+        print(v.describe())
+        if args.options:
+            for key, value in v.options.items():
+                print(f"    {key} = {json.dumps(value)}")
     return 0
 
 
@@ -304,6 +407,31 @@ def build_parser() -> argparse.ArgumentParser:
     _add_hand_args(p)
     p.set_defaults(func=cmd_discard)
 
+    p = sub.add_parser("score", help="full scoring of a win: items, fu, total, who pays whom")
+    p.add_argument("hand", help="the winning hand (13 tiles + --win-tile, or 14 with the winning tile marked *)")
+    p.add_argument("--variant", "-v", default="sanma", choices=variant_names())
+    p.add_argument("--win-tile", required=True, help="the winning tile, e.g. 5s")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--tsumo", action="store_true", help="won by self-draw")
+    how.add_argument("--ron-from", metavar="SEAT", help="won on the discard of SEAT (E/S/W/N)")
+    p.add_argument("--seat", default="E", help="winner's seat E/S/W/N (East = dealer); default E")
+    p.add_argument("--round-wind", default="E", help="round wind E/S/W/N (default E)")
+    p.add_argument("--melds", nargs="*", default=[], help="melds in call order, e.g. '[777z@1]' '(5555p)'")
+    p.add_argument("--dora", default="", help="dora indicators, e.g. 3z1s")
+    p.add_argument("--ura", default="", help="ura dora indicators (riichi only)")
+    p.add_argument("--kita", type=int, default=0, help="Norths set aside (sanma)")
+    p.add_argument("--riichi", action="store_true")
+    for flag in ("double-riichi", "ippatsu", "rinshan", "after-two-kongs", "chankan", "haitei", "houtei",
+                 "tenhou", "chiihou"):
+        p.add_argument(f"--{flag}", action="store_true")
+    p.add_argument("--honba", type=int, default=0)
+    p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (the winner's own included)")
+    p.add_argument("--fei-sunk", type=int, default=0, help="Fei the winner has sunk (three-kaki)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="table option, e.g. tsumo_mode=split, ladder=full (see `variants --options`)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_score)
+
     p = sub.add_parser("batch", help="one hand per line (or a JSON object per line) -> one JSON object per line")
     p.add_argument("file", nargs="?", default="-", help="input file (default: stdin)")
     p.add_argument("--variant", "-v", default="sanma", choices=variant_names())
@@ -319,6 +447,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=lambda a: _bench(a.hands, a.seed))
 
     p = sub.add_parser("variants", help="list the rule systems")
+    p.add_argument("--options", action="store_true", help="also list each table option with its default")
     p.set_defaults(func=cmd_variants)
 
     for ep in _command_providers():

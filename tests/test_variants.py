@@ -68,3 +68,19 @@ def test_a_fifth_rule_system_is_only_a_definition():
 def test_definitions_reject_unknown_calls():
     with pytest.raises(ValueError, match="unknown calls"):
         RuleSystem(name="x", title="x", players=3, copies={}, calls=frozenset({"steal"}))
+
+
+def test_options_that_change_shapes_and_tile_sets():
+    k3p = get_variant("korean-3p")
+    hand = parse_hand("1122m3344p5566p9s")
+    assert waits(hand, k3p) == []
+    with7 = k3p.with_options({"special_hands": "seven_pairs"})
+    assert with7 is k3p.with_options({"special_hands": "seven_pairs"})  # cached: same instance
+    assert [w.tile.code for w in waits(hand, with7)] == ["9s"]
+    assert with7.options["special_hands"] == "seven_pairs" and k3p.options["special_hands"] == "none"
+    hk = get_variant("hong-kong")
+    assert hk.with_options({"flowers": False}).total_tiles == 136
+    assert not hk.with_options({"seven_pairs": "off"}).allows("seven_pairs")
+    assert get_variant("sanma").with_options({"red_fives": False}).red_fives == {}
+    with pytest.raises(ValueError, match="unknown option"):
+        hk.with_options({"no_such_option": 1})

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import Any
 
 from ..tiles import JOKER, SUIT_BASE, kind_code, parse_tiles
 
@@ -30,6 +32,9 @@ class JokerRules:
     max_in_pair: int = 2
     in_kong: bool = False
     max_in_shown_set: int = 1
+
+
+_OPTION_CACHE: dict[tuple[int, str], RuleSystem] = {}
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,11 +63,16 @@ class RuleSystem:
     rules_file: str = ""
     scoring: str = ""  # module with ``score(ctx) -> ScoreResult`` for this rule system
     options: Mapping[str, object] = field(default_factory=dict)
+    # option -> value -> changes to the definition's fields, for options that change the tile set or
+    # the allowed shapes (e.g. korean-3p special_hands=seven_pairs adds seven pairs)
+    structural_options: Mapping[str, Mapping[Any, Mapping[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "copies", MappingProxyType(dict(self.copies)))
         object.__setattr__(self, "red_fives", MappingProxyType(dict(self.red_fives)))
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+        object.__setattr__(self, "structural_options", MappingProxyType(dict(self.structural_options)))
+        object.__setattr__(self, "special_hands", frozenset(self.special_hands))
         unknown = set(self.calls) - set(CALLS)
         if unknown:
             raise ValueError(f"{self.name}: unknown calls {sorted(unknown)}")
@@ -102,6 +112,30 @@ class RuleSystem:
     def thirteen_orphans_kinds(self) -> tuple[int, ...]:
         """Terminal and honour kinds in the set (thirteen orphans needs one of each)."""
         return tuple(k for k in self.playing_kinds if k >= 27 or k % 9 in (0, 8))
+
+    def with_options(self, overrides: Mapping[str, Any]) -> RuleSystem:
+        """This rule system with table options changed (unknown keys raise ValueError).
+
+        Options listed in ``structural_options`` also change the tile set or allowed shapes. The same
+        overrides give the same (cached) instance, so analysis caches keyed by rule system keep working.
+        """
+        if not overrides:
+            return self
+        unknown = [k for k in overrides if k not in self.options]
+        if unknown:
+            raise ValueError(f"unknown option(s) for {self.name}: {', '.join(unknown)}")
+        key = (id(self), json.dumps(dict(overrides), sort_keys=True, default=str))
+        cached = _OPTION_CACHE.get(key)
+        if cached is not None:
+            return cached
+        changes: dict[str, Any] = {"options": {**self.options, **overrides}}
+        for opt, value in overrides.items():
+            effects = self.structural_options.get(opt, {})
+            if value in effects:
+                changes.update(effects[value])
+        variant = replace(self, **changes)
+        _OPTION_CACHE[key] = variant
+        return variant
 
     def allows(self, special: str) -> bool:
         return special in self.special_hands

@@ -2,6 +2,8 @@
 
 from .base import RuleSystem, copies_of
 
+_NO_FLOWERS = copies_of("123456789m123456789p123456789s1234567z", 4)
+
 HONG_KONG = RuleSystem(
     name="hong-kong",
     title="Hong Kong Old Style",
@@ -15,6 +17,10 @@ HONG_KONG = RuleSystem(
     value_unit="faan",
     rules_file="hong-kong.md",
     scoring="assistant.scoring.hong_kong",
+    structural_options={
+        "seven_pairs": {"off": {"special_hands": frozenset({"thirteen_orphans"})}},
+        "flowers": {False: {"copies": _NO_FLOWERS}},
+    },
     options={
         "flowers": True,
         "dead_wall": 14,

@@ -16,6 +16,7 @@ SANMA = RuleSystem(
     value_unit="han",
     rules_file="sanma.md",
     scoring="assistant.scoring.sanma",
+    structural_options={"red_fives": {False: {"red_fives": {}}}},
     options={
         "red_fives": True,
         "kandora_timing": "closed_now_open_after_discard",
