@@ -22,7 +22,6 @@ from functools import cache
 
 import numpy as np
 
-from .errors import TileError
 from .hand import Hand, Meld, validate_hand
 from .tables import INF, distance_table
 from .tiles import JOKER, N_PLAYING, Tile, counts34, kind_code
@@ -360,11 +359,6 @@ class Decomposition:
         return tuple(sorted(out))
 
 
-def _chow_ok(kind: int, variant_kinds: frozenset[int], chow_bases: frozenset[int]) -> bool:
-    """``kind`` can start a chow (kind, kind+1, kind+2) in this set of kinds."""
-    return kind in chow_bases
-
-
 @cache
 def _chow_bases(variant: RuleSystem) -> frozenset[int]:
     out = set()
@@ -690,8 +684,3 @@ def discard_advice(hand: Hand, variant: RuleSystem, visible: Sequence[Tile] = ()
         options.append(DiscardOption(tile, s, acc))
     options.sort(key=lambda o: (o.shanten, -o.live_total, -len(o.acceptance), o.tile.kind, o.tile.red))
     return options
-
-
-def check_hand_size(hand: Hand, sizes: Sequence[int]) -> None:
-    if hand.tile_count not in sizes:
-        raise TileError(hand.format(), 0, f"hand has {hand.tile_count} tiles; expected {' or '.join(map(str, sizes))}")
