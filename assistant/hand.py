@@ -66,7 +66,7 @@ class Meld:
         inner = parts[0]
         if self.concealed:
             return f"({inner})"
-        suffix = "+" if self.added else (f"@{self.source}" if self.source is not None else "")
+        suffix = (f"@{self.source}" if self.source is not None else "") + ("+" if self.added else "")
         if self.type == "chow":
             return f"{{{inner}{suffix}}}"
         return f"[{inner}{suffix}]"
@@ -159,7 +159,7 @@ class Hand:
 
 _MELD_RE = re.compile(r"([\[\{\(])([^\]\}\)]*)([\]\}\)])")
 _JOKER_RE = re.compile(r"jk=(\d[mpsz])")
-_SUFFIX_RE = re.compile(r"(@\d+|\+)\s*$")
+_SUFFIX_RE = re.compile(r"(@\d+)?(\+)?\s*$")
 _CLOSERS = {"[": "]", "{": "}", "(": ")"}
 
 
@@ -172,10 +172,9 @@ def parse_meld(text: str, position: int = 0) -> Meld:
     source: int | None = None
     added = False
     m = _SUFFIX_RE.search(inner)
-    if m:
-        if m.group(1) == "+":
-            added = True
-        else:
+    if m and (m.group(1) or m.group(2)):
+        added = bool(m.group(2))
+        if m.group(1):
             source = int(m.group(1)[1:])
             if source < 1 or source > 3:
                 raise TileError(text, position, "@k must be 1, 2 or 3 seats back")

@@ -9,7 +9,9 @@ def test_meld_notation():
     assert (m.type, m.source, m.concealed, m.added) == ("pong", 1, False, False)
     assert parse_meld("{345p@1}").type == "chow"
     k = parse_meld("[5555p+]")
-    assert (k.type, k.added) == ("kong", True)
+    assert (k.type, k.added, k.source) == ("kong", True, None)
+    k2 = parse_meld("[5555z@2+]")  # an added kong keeps the source of the pong it grew from
+    assert (k2.type, k2.added, k2.source, k2.format()) == ("kong", True, 2, "[5555z@2+]")
     c = parse_meld("(5555p)")
     assert (c.type, c.concealed, c.is_open) == ("kong", True, False)
     j = parse_meld("{45p jk=6p@1}")

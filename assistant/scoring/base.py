@@ -115,7 +115,7 @@ class Payment:
 
     payer: int | None  # None = the table (riichi sticks on the table)
     receiver: int
-    amount: int
+    amount: int | float  # a float only where a rule pays half units (Hong Kong `half` model, low ladder)
     reason: str = "win"
 
     def as_dict(self) -> dict:
@@ -144,9 +144,9 @@ class ScoreResult:
     explanation: str = ""
     extra: dict[str, Any] = field(default_factory=dict)  # variant-specific figures (base points, portion…)
 
-    def net(self, players: int) -> list[int]:
+    def net(self, players: int) -> list[int | float]:
         """Net change per seat from the payments (table sticks count for the receiver only)."""
-        out = [0] * players
+        out: list[int | float] = [0] * players
         for p in self.payments:
             out[p.receiver] += p.amount
             if p.payer is not None:
