@@ -131,8 +131,10 @@ class RuleSystem:
         changes: dict[str, Any] = {"options": {**self.options, **overrides}}
         for opt, value in overrides.items():
             effects = self.structural_options.get(opt, {})
-            if value in effects:
-                changes.update(effects[value])
+            values = value if isinstance(value, (list, tuple)) else [value]  # e.g. a list of special hands
+            for v in values:
+                if isinstance(v, (str, int, float, bool)) and v in effects:
+                    changes.update(effects[v])
         variant = replace(self, **changes)
         _OPTION_CACHE[key] = variant
         return variant
