@@ -367,10 +367,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench(hands: int, seed: int) -> int:
+def _bench(args: argparse.Namespace) -> int:
+    if args.scoring:
+        from .scoring.bench_sanma import main as bench_scoring
+
+        return bench_scoring(["--hands", str(args.hands or 2000), "--seed", str(args.seed if args.seed is not None else 7)])
     from .bench import bench
 
-    return bench(hands, seed)
+    return bench(args.hands or 10_000, args.seed if args.seed is not None else 1)
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
@@ -441,10 +445,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="show the engine on a sample hand of each rule system")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("bench", help="benchmark shanten and wait sets against the `mahjong` package")
-    p.add_argument("--hands", type=int, default=10_000, help="random 13-tile hands per tile set")
-    p.add_argument("--seed", type=int, default=1)
-    p.set_defaults(func=lambda a: _bench(a.hands, a.seed))
+    p = sub.add_parser("bench", help="benchmark against the `mahjong` package (shanten and waits, or --scoring)")
+    p.add_argument("--hands", type=int, default=None, help="hands per tile set (default 10,000; 2,000 with --scoring)")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--scoring", action="store_true", help="benchmark sanma scoring instead")
+    p.set_defaults(func=_bench)
 
     p = sub.add_parser("variants", help="list the rule systems")
     p.add_argument("--options", action="store_true", help="also list each table option with its default")

@@ -293,7 +293,8 @@ def validate_hand(hand: Hand, variant: RuleSystem, sizes: Iterable[int] | None =
         _check_in_set(t, pos, variant)
     for m in hand.melds:
         for t in list(m.tiles) + list(m.stands_for):
-            _check_in_set(t, 0, variant, label=m.format())
+            if t.kind not in variant.copies or (t.red and not variant.red_fives.get(t.kind)) or t.kind == JOKER:
+                _check_in_set(t, 0, variant, label=m.format())
         if m.jokers:
             rules = variant.jokers
             assert rules is not None  # _check_in_set already rejected jokers elsewhere
@@ -325,6 +326,12 @@ def validate_hand(hand: Hand, variant: RuleSystem, sizes: Iterable[int] | None =
         if n > cap:
             code = Tile(kind, True).code
             raise TileError(code, _first_pos(hand, kind, red=True), f"the {name} set has {cap} {code}")
+    for kind, red_copies in variant.red_fives.items():
+        plain = counts.get(kind, 0) - reds.get(kind, 0)
+        if red_copies and plain > variant.copies[kind] - red_copies:
+            code = kind_code(kind)
+            raise TileError(code, _first_pos(hand, kind), f"the {name} set has only {variant.copies[kind] - red_copies} "
+                            f"plain {code} (one is the red {Tile(kind, True).code})")
     if sizes is not None:
         sizes = tuple(sizes)
         if hand.tile_count not in sizes:

@@ -125,7 +125,7 @@ def test_hand_with_kongs(hk):
 
 
 def test_kong_copies_are_not_live(sanma):
-    (w,) = waits(parse_hand("(5555p) 123s 789s 111z 4p"), sanma)
+    (w,) = waits(parse_hand("(0555p) 123s 789s 111z 4p"), sanma)
     assert w.tile.code == "4p" and w.live == 3
 
 
@@ -219,6 +219,11 @@ def test_discard_prefers_keeping_a_red_five(sanma):
 VARIANTS = ["sanma", "korean-3p", "hong-kong", "three-kaki"]
 
 
+def wall_tiles(v):
+    """Every playing tile of the set, red fives included."""
+    return [Tile(k, red=i < v.red_fives.get(k, 0)) for k in v.playing_kinds for i in range(v.copies[k])]
+
+
 def random_complete_tiles(rng, variant):
     """A random complete standard hand of 14 tiles (no jokers) drawn from the variant's set."""
     v = get_variant(variant)
@@ -237,7 +242,9 @@ def random_complete_tiles(rng, variant):
         p = rng.choice(kinds)
         counts[p] += 2
         if all(counts[k] <= v.copies.get(k, 0) for k in range(34)) and ok:
-            return [Tile(k) for k in range(34) for _ in range(counts[k])]
+            # a kind whose every copy is here includes its red five(s)
+            return [Tile(k, red=i < v.red_fives.get(k, 0) and counts[k] == v.copies[k])
+                    for k in range(34) for i in range(counts[k])]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -264,8 +271,7 @@ def test_shanten_is_minus_one_exactly_for_complete_hands(variant, seed):
     if rng.random() < 0.5:
         tiles = random_complete_tiles(rng, variant)
     else:
-        wall = [k for k in v.playing_kinds for _ in range(v.copies[k])]
-        tiles = [Tile(k) for k in rng.sample(wall, 14)]
+        tiles = rng.sample(wall_tiles(v), 14)
     hand = hand_from_tiles(tiles)
     assert (shanten(hand, v).minimum == -1) == is_complete(hand, v)
 
@@ -275,10 +281,9 @@ def test_shanten_is_minus_one_exactly_for_complete_hands(variant, seed):
 def test_live_counts_never_negative(variant, seed, n_visible):
     rng = random.Random(seed)
     v = get_variant(variant)
-    wall = [k for k in v.playing_kinds for _ in range(v.copies[k])]
-    drawn = rng.sample(wall, 13 + n_visible)
-    hand = hand_from_tiles([Tile(k) for k in drawn[:13]])
-    live = live_counts(hand, v, [Tile(k) for k in drawn[13:]])
+    drawn = rng.sample(wall_tiles(v), 13 + n_visible)
+    hand = hand_from_tiles(drawn[:13])
+    live = live_counts(hand, v, drawn[13:])
     assert min(live) >= 0
     assert sum(live) == sum(v.copies[k] for k in v.playing_kinds) - 13 - n_visible
 

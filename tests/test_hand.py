@@ -46,6 +46,7 @@ def test_error_position_points_into_the_text():
         ("hong-kong", "123456789p11z0m", "0m", "no red five there"),
         ("sanma", "111112345678p9s", "1p", "fifth copy of 1p"),
         ("sanma", "1234567p11z 00p", "0p", "the sanma set has 1 0p"),
+        ("sanma", "5555p 123s 456s 11z", "5p", "only 3 plain 5p (one is the red 0p)"),
         ("hong-kong", "123456789p11z jk", "jk", "jokers exist only in three-kaki"),
         ("three-kaki", "123456789p11z 1f", "1f", "cannot be inside a concealed hand"),
         ("korean-3p", "123456789p11z 4s", "4s", "4s is not in the korean-3p tile set"),
