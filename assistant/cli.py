@@ -455,6 +455,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--options", action="store_true", help="also list each table option with its default")
     p.set_defaults(func=cmd_variants)
 
+    from .match_cli import register as register_match
+
+    register_match(sub)
+
     for ep in _command_providers():
         try:
             ep.load()(sub)

@@ -1,0 +1,201 @@
+"""Export and import: the score sheet as CSV (hand by hand), the whole event log as JSON, the state as
+JSON (``match show --json``) and the readable score sheet of the CLI.
+
+The JSON export is the match itself: importing it into another database (:func:`records_from_json`
+then :meth:`~assistant.match.store.Store.write_log`) rebuilds an identical match.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .events import MatchError, event_from_parts
+from .rules import WIND_NAMES
+from .standings import standings
+from .state import HandRecord, MatchState, Record, Transfer
+
+FORMAT = "mahjong-assistant/match"
+VERSION = 1
+
+
+# --- JSON: the event log ------------------------------------------------------------------------------
+
+
+def log_to_json(match_id: str, records: Sequence[Record]) -> dict[str, Any]:
+    """The full event log with its format version."""
+    first = records[0].event
+    payload = first.payload()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "match": {
+            "id": match_id,
+            "variant": payload.get("variant"),
+            "players": payload.get("players"),
+            "created": records[0].time,
+        },
+        "events": [
+            {"seq": r.seq, "type": r.event.type, "payload": r.event.payload(), "time": r.time} for r in records
+        ],
+    }
+
+
+def records_from_json(data: Any) -> tuple[str | None, list[Record]]:
+    """Read an exported log back: ``(match id, records)``. MatchError names what is wrong."""
+    if not isinstance(data, Mapping):
+        raise MatchError("a match export is a JSON object")
+    if data.get("format") != FORMAT:
+        raise MatchError(f"not a match export: 'format' must be {FORMAT!r}, got {data.get('format')!r}")
+    if data.get("version") != VERSION:
+        raise MatchError(
+            f"match export version {data.get('version')!r} is not supported (this program reads {VERSION})"
+        )
+    events = data.get("events")
+    if not isinstance(events, list) or not events:
+        raise MatchError("a match export needs a non-empty 'events' list")
+    records = []
+    for i, e in enumerate(events, 1):
+        if not isinstance(e, Mapping) or not {"seq", "type", "payload"} <= set(e):
+            raise MatchError(f"event #{i} of the export needs 'seq', 'type' and 'payload'")
+        try:
+            event = event_from_parts(e["type"], e["payload"])
+        except ValueError as err:
+            raise MatchError(f"event {e['seq']} of the export: {err}") from None
+        records.append(Record(int(e["seq"]), event, str(e.get("time", ""))))
+    match = data.get("match") or {}
+    match_id = match.get("id") if isinstance(match, Mapping) else None
+    return (str(match_id) if match_id else None), records
+
+
+# --- JSON: the state -----------------------------------------------------------------------------------
+
+
+def _transfer_json(state: MatchState, t: Transfer) -> dict[str, Any]:
+    name = lambda p: None if p is None else state.players[p]  # noqa: E731
+    return {"from": name(t.payer), "to": name(t.receiver), "amount": t.amount, "reason": t.reason}
+
+
+def hand_json(state: MatchState, h: HandRecord) -> dict[str, Any]:
+    """One score-sheet row as JSON."""
+    return {
+        "number": h.number,
+        "label": h.label,
+        "dealer": state.players[h.dealer],
+        "seats": {state.players[p]: WIND_NAMES[s] for p, s in enumerate(h.seats)},
+        "kind": h.kind,
+        "result": h.summary,
+        "details": list(h.details),
+        "events": list(h.events),
+        "payments": [_transfer_json(state, t) for t in h.transfers],
+        "changes": dict(zip(state.players, h.deltas, strict=True)),
+        "totals": dict(zip(state.players, h.totals, strict=True)),
+        "sticks": h.sticks,
+    }
+
+
+def state_json(state: MatchState, match_id: str | None = None) -> dict[str, Any]:
+    """The whole state as JSON: where the match stands, the history and the standings."""
+    return {
+        "match": match_id,
+        "variant": state.variant,
+        "players": list(state.players),
+        "options": dict(state.overrides),
+        "points": dict(zip(state.players, state.points, strict=True)),
+        "hand": state.label,
+        "dealer": state.players[state.dealer],
+        "round_wind": state.round_wind,
+        "seats": {p: state.seat_wind(p) for p in state.players},
+        "honba": state.honba,
+        "sticks": state.sticks,
+        "riichi": [state.players[p] for p in state.riichi],
+        "in_hand_payments": [_transfer_json(state, t) for t in state.pending],
+        "finished": state.finished,
+        "end_reason": state.end_reason,
+        "hands": [hand_json(state, h) for h in state.history],
+        "standings": [
+            {"rank": s.rank, "player": s.player, "points": s.points, "score": s.score, "uma": s.uma, "oka": s.oka}
+            for s in standings(state)
+        ],
+    }
+
+
+# --- CSV -----------------------------------------------------------------------------------------------
+
+
+def to_csv(state: MatchState) -> str:
+    """The score sheet hand by hand: label, dealer, result, each player's change and running total,
+    the sticks left on the table. A first row gives the starting points; a last row, when a hand is in
+    progress, the payments made in it so far."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    players = list(state.players)
+    w.writerow(["hand", "label", "dealer", "result", *[f"{p} change" for p in players],
+                *[f"{p} total" for p in players], "sticks", "details"])
+    start = state.options["start_points"]
+    w.writerow([0, "start", "", "", *[0] * state.n, *[start] * state.n, 0, ""])
+    for h in state.history:
+        w.writerow([h.number, h.label, state.players[h.dealer], h.summary, *h.deltas, *h.totals, h.sticks,
+                    "; ".join(h.details)])
+    if state.pending:
+        deltas = [0] * state.n
+        for t in state.pending:
+            if t.payer is not None:
+                deltas[t.payer] -= t.amount
+            if t.receiver is not None:
+                deltas[t.receiver] += t.amount
+        w.writerow(["", state.label, state.players[state.dealer], "in progress", *deltas, *state.points,
+                    state.sticks, ""])
+    return out.getvalue()
+
+
+# --- the readable score sheet -----------------------------------------------------------------------
+
+
+def score_sheet(state: MatchState, match_id: str | None = None) -> str:
+    """The score sheet for people: header, one line per hand (each player's total and change), the
+    standings."""
+    lines = []
+    title = f"Match {match_id}" if match_id else "Match"
+    lines.append(f"{title} — {state.variant}: {', '.join(state.players)}")
+    if state.overrides:
+        lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in sorted(state.overrides.items())))
+    if state.finished:
+        lines.append(f"Finished: {state.end_reason}")
+    else:
+        seats = ", ".join(f"{p} {state.seat_wind(p)}" for p in state.players)
+        extra = f"; riichi sticks on the table: {state.sticks}" if state.rules.riichi else ""
+        lines.append(f"Next hand: {state.label} — dealer {state.players[state.dealer]} ({seats}){extra}")
+    cells = {h.number: [f"{t:,} ({d:+,})" for t, d in zip(h.totals, h.deltas, strict=True)] for h in state.history}
+    width = max([len(p) + 2 for p in state.players] + [len(c) + 2 for row in cells.values() for c in row] + [10])
+    label_w = max([len("start")] + [len(h.label) for h in state.history]) + 2
+    result_w = max([len("result")] + [len(h.summary) for h in state.history]) + 2
+    head = f"{'#':>3}  {'hand':<{label_w}}{'result':<{result_w}}" + "".join(f"{p:>{width}}" for p in state.players)
+    lines.append("")
+    lines.append(head)
+    start = state.options["start_points"]
+    lines.append(f"{0:>3}  {'start':<{label_w}}{'':<{result_w}}" + "".join(f"{start:>{width},}" for _ in state.players))
+    for h in state.history:
+        row = "".join(f"{c:>{width}}" for c in cells[h.number])
+        lines.append(f"{h.number:>3}  {h.label:<{label_w}}{h.summary:<{result_w}}{row}")
+    if state.pending:
+        lines.append(f"{'':>3}  {state.label:<{label_w}}{'in progress':<{result_w}}"
+                     + "".join(f"{t:>{width},}" for t in state.points))
+    lines.append("")
+    lines.append("Standings" + (" (final)" if state.finished else " (so far)") + ":")
+    riichi = state.rules.riichi
+    table = standings(state)
+    name_w = max(len(p) for p in state.players) + 2
+    for s in table:
+        score = f"{s.score:+.1f}" if riichi and isinstance(s.score, float) else f"{s.score:+,}"
+        lines.append(f"  {s.rank}. {s.player:<{name_w}}{s.points:>10,}" + (f"   {score}" if riichi else ""))
+    if riichi and state.finished and state.sticks:
+        where = f"to {table[0].player}" if state.options["leftover_sticks"] == "first" else "lost"
+        lines.append(f"  (leftover riichi sticks: {state.sticks} × 1,000 {where})")
+    return "\n".join(lines)
+
+
+__all__ = ["FORMAT", "VERSION", "hand_json", "log_to_json", "records_from_json", "score_sheet", "state_json",
+           "to_csv"]
