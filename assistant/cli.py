@@ -232,6 +232,79 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0 if res.legal else 1
 
 
+# --- calls ---------------------------------------------------------------------------------
+
+
+def _read_json_arg(text: str) -> object:
+    """A JSON value given inline, as a file path, or as '-' for stdin."""
+    if text == "-":
+        raw = sys.stdin.read()
+    elif text.lstrip().startswith("{"):
+        raw = text
+    else:
+        try:
+            with open(text, encoding="utf-8") as fh:
+                raw = fh.read()
+        except OSError as e:
+            raise ValueError(f"cannot read state file {text!r}: {e.strerror}") from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"the state is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+
+
+def calls_result(state_json: object, seats: Sequence[int] | None = None) -> dict:
+    from .calls import legal_actions
+    from .furiten import wait_labels
+    from .table import TableState
+
+    if not isinstance(state_json, dict):
+        raise ValueError("the state must be a JSON object (see README: 'Table state JSON')")
+    state = TableState.from_json(state_json)
+    wanted = range(len(state.seats)) if seats is None else seats
+    out = []
+    for seat in wanted:
+        if not 0 <= seat < len(state.seats):
+            raise ValueError(f"bad seat {seat}: this table has seats 0-{len(state.seats) - 1}")
+        hand = state.seats[seat].hand
+        labels = wait_labels(state, seat) if hand.tile_count == 13 else []
+        out.append({
+            "seat": seat,
+            "name": state.seat_name(seat),
+            "actions": [a.as_dict() for a in legal_actions(state, seat)],
+            "waits": [{"tile": w.tile.code, "live": w.live, "label": w.label, "reason": w.reason} for w in labels],
+        })
+    return {"variant": state.variant.name, "phase": state.phase, "seats": out}
+
+
+def cmd_calls(args: argparse.Namespace) -> int:
+    data = _read_json_arg(args.state)
+    seats = None
+    if args.seat is not None:
+        players = len(data.get("seats", [])) if isinstance(data, dict) else 4
+        seats = [parse_seat(args.seat, max(players, 1))]
+    res = calls_result(data, seats)
+    if args.json:
+        print(json.dumps(res))
+        return 0
+    print(f"{res['variant']}, {res['phase'].replace('_', ' ')}")
+    for seat in res["seats"]:
+        print(f"{seat['name']}:")
+        if not seat["actions"]:
+            print("  nothing to do")
+        for a in seat["actions"]:
+            what = a["kind"] + (f" {a['tile']}" if a["tile"] else "") + (f" -> {a['meld']}" if a["meld"] else "")
+            line = f"  {'yes' if a['legal'] else 'NO '} {what}"
+            if not a["legal"]:
+                line += f" — {a['message']} [{a['code']}]"
+            print(line)
+            for w in a["warnings"]:
+                print(f"      note: {w.get('message', w)}")
+        for w in seat["waits"]:
+            print(f"  wait {w['tile']} ({w['live']} live): {w['label']}" + (f" — {w['reason']}" if w["reason"] else ""))
+    return 0
+
+
 # --- batch -----------------------------------------------------------------------------------
 
 
@@ -435,6 +508,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="table option, e.g. tsumo_mode=split, ladder=full (see `variants --options`)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("calls", help="legal actions (and why not) and wait labels for a table state given as JSON")
+    p.add_argument("state", help="table state JSON: a file, '-' for stdin, or inline '{...}' (schema in README)")
+    p.add_argument("--seat", help="only this seat (E/S/W/N or 0-3); default every seat")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_calls)
 
     p = sub.add_parser("batch", help="one hand per line (or a JSON object per line) -> one JSON object per line")
     p.add_argument("file", nargs="?", default="-", help="input file (default: stdin)")

@@ -91,3 +91,47 @@ def test_batch_fast_and_slow_paths_agree(variant):
 def test_python_dash_m_and_console_script_work():
     r = subprocess.run([sys.executable, "-m", "assistant", "demo"], capture_output=True, text=True, check=True)
     assert "Hong Kong Old Style" in r.stdout and "waits: 2p (3 live)" in r.stdout
+
+
+def test_score_sanma_e1_tsumo_loss(capsys):
+    # sanma.md E1: South 111m 234p 678p 34s 99s draws 5s: 1 han 30 fu -> East 500, West 300
+    code, out, _ = run_cli(capsys, "score", "111m 234p 678p 34s 99s", "--win-tile", "5s", "--tsumo",
+                           "--seat", "S", "--variant", "sanma", "--json")
+    res = json.loads(out)
+    assert code == 0 and res["legal"] and (res["total"], res["fu"]) == (1, 30)
+    assert sorted((p["payer"], p["receiver"], p["amount"]) for p in res["payments"]) == [(0, 1, 500), (2, 1, 300)]
+
+
+def test_score_below_minimum_exits_1_with_the_verdict(capsys):
+    # hong-kong.md H1: won on West's 2p the hand has 2 core faan
+    code, out, _ = run_cli(capsys, "score", "123m 456m 789p 345s 2p | 2f", "--win-tile", "2p", "--ron-from", "W",
+                           "--seat", "S", "--variant", "hong-kong")
+    assert code == 1 and "cannot win: 2 below the minimum of 3 faan" in out
+
+
+def test_score_needs_to_know_how_the_hand_was_won(capsys):
+    code, _, err = run_cli(capsys, "score", "111m 234p 678p 34s 99s", "--win-tile", "5s", "-v", "sanma")
+    assert code == 2 and "--tsumo or --ron-from" in err
+
+
+def test_calls_on_a_json_state(capsys, tmp_path):
+    state = {"variant": "sanma", "turn": 0, "phase": "claim_window", "last_tile": "6p",
+             "seats": [{"hand": "19m123456789p12s", "discards": ["6p"]},
+                       {"hand": "45p111z222z333z77z", "discards": ["6p"]}, {"hand": "1m9m1p1s9s1234567z7z"}]}
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state))
+    code, out, _ = run_cli(capsys, "calls", str(path), "--seat", "S", "--json")
+    (south,) = json.loads(out)["seats"]
+    codes = {a["kind"]: (a["legal"], a["code"]) for a in south["actions"]}
+    assert codes["chow"] == (False, "NO_CHI") and codes["ron"] == (False, "FURITEN_OWN_DISCARD")
+    assert [(w["tile"], w["label"]) for w in south["waits"]] == [("3p", "tsumo only"), ("6p", "tsumo only")]
+
+
+def test_calls_bad_state_is_a_clear_error(capsys):
+    code, _, err = run_cli(capsys, "calls", '{"variant": "sanma", "seats": [{"hand": "5m"}]}')
+    assert code == 2 and "a sanma table has 3 seats; got 1" in err
+    three = '{"variant": "sanma", "seats": [{"hand": "5m123456789p12s"}, {"hand": "1z"}, {"hand": "2z"}]}'
+    code, _, err = run_cli(capsys, "calls", three)
+    assert code == 2 and "5m is not in the sanma tile set" in err
+    code, _, err = run_cli(capsys, "calls", "{not json}")
+    assert code == 2 and "not valid JSON" in err
