@@ -56,11 +56,6 @@ OWN_TURN_KINDS = ("discard", "tsumo", "closed_kong", "added_kong", "riichi", "ki
 WINDOWS = ("claim_window", "kong_window")
 
 # Rule facts that are not (yet) fields of RuleSystem, by rule-system name; a new rule system adds a line.
-KONG_BEFORE_DRAW = frozenset({"hong-kong"})  # concealed kong at the start of the turn (hong-kong.md §3.1)
-ROB_FOR_CHOW_ONLY = frozenset({"korean-3p"})  # robbing only to complete a chow (korean-3p.md §5)
-CALLED_SET_RULE = frozenset({"three-kaki"})  # C4: no discard of a tile of the set just made
-KONG_BEATS_PONG = frozenset({"three-kaki"})  # C3: win > kong > pong > chow
-LIABILITY_WARNING = {"sanma": "pao", "hong-kong": "bao", "three-kaki": "trap"}
 
 DRAGONS = (31, 32, 33)
 WINDS = (27, 28, 29, 30)
@@ -276,7 +271,7 @@ def robbing_block(state: TableState, hand: Hand, tile: Tile) -> Notice | None:
                 return notice("ROB_CONCEALED_NEVER")
         else:
             return notice("ROB_CONCEALED_NEVER")
-    if v.name in ROB_FOR_CHOW_ONLY:
+    if "rob_for_chow_only" in v.rule_flags:
         in_chow = any(p.meld is None and p.type == "chow" and tile.kind in p.kinds for d in reads for p in d.sets)
         if not in_chow:
             return notice("ROB_KONG_CHOW_ONLY")
@@ -313,7 +308,7 @@ def _physical_options(state: TableState, seat: int) -> list[Action]:
         return _rob_options(state, seat)
     if ph == "own_turn" and seat == state.turn:
         return _own_turn_options(state, seat)
-    if ph == "turn_start" and seat == state.turn and state.variant.name in KONG_BEFORE_DRAW:
+    if ph == "turn_start" and seat == state.turn and "kong_before_draw" in state.variant.rule_flags:
         return _closed_kong_options(state, seat)
     return []
 
@@ -433,7 +428,7 @@ def _own_turn_options(state: TableState, seat: int) -> list[Action]:
                         tiles = m.tiles[:pos] + real + m.tiles[pos + 1:]
                         new = make_meld(tiles, m.stands_for, concealed=m.concealed, added=m.added, source=m.source)
                         out.append(Action("swap_fei", seat, real[0], real, new, (owner, idx)))
-    if "riichi" in v.calls and s.first_turn and state.drawn_from == "wall" and _orphan_kinds(state, hand) >= 9:
+    if "nine_terminals" in v.calls and s.first_turn and state.drawn_from == "wall" and _orphan_kinds(state, hand) >= 9:
         out.append(Action("nine_terminals", seat))
     return out
 
@@ -700,7 +695,7 @@ def _judge_discard(state: TableState, a: Action) -> Judgement:
         m = s.hand.melds[idx]
         if m.type == "pong" and state.option("kuikae") == "forbidden" and a.tile.kind == m.kinds[0]:
             return notice("KUIKAE", tile=kind_code(a.tile.kind)), ()
-        if (state.variant.name in CALLED_SET_RULE and m.type in ("chow", "pong") and a.tile.kind in m.kinds):
+        if ("called_set_no_discard" in state.variant.rule_flags and m.type in ("chow", "pong") and a.tile.kind in m.kinds):
             ranks = sorted(set(m.kinds))
             return notice("CALLED_SET_TILE", set=meld_text(m), ranks=kinds_text(ranks)), ()
     return None, _discard_warnings(state, a.seat, a.tile)
@@ -720,7 +715,7 @@ _JUDGES = {
 
 def _discard_warnings(state: TableState, seat: int, tile: Tile | None) -> tuple[Notice, ...]:
     """PAO_WARNING (sanma) / THIRD_DRAGON_WARNING (hong-kong, three-kaki) for throwing ``tile``."""
-    style = LIABILITY_WARNING.get(state.variant.name)
+    style = state.variant.liability_warning
     if tile is None or style is None:
         return ()
     out: list[Notice] = []
@@ -888,7 +883,7 @@ def _unavailable(state: TableState, seat: int, att: Action) -> Notice:
         return notice("TILES_NOT_IN_HAND", tiles=format_tiles(att.tiles) if att.tiles else "the tiles", action=verb)
     own_turn = state.phase == "own_turn" and seat == state.turn
     early_kong = (kind == "closed_kong" and state.phase == "turn_start" and seat == state.turn
-                  and v.name in KONG_BEFORE_DRAW)
+                  and "kong_before_draw" in v.rule_flags)
     if kind == "added_kong" and state.phase in WINDOWS and seat != state.turn:
         code = kind_code(state.last_tile.kind)  # type: ignore[union-attr]
         return notice("TILES_NOT_IN_HAND", tiles=f"a shown pong of {code}", action=f"add this {code} to it")
@@ -918,7 +913,7 @@ def _rank(state: TableState, kind: str) -> int:
     if kind == "ron":
         return 3
     if kind == "open_kong":
-        return 2 if state.variant.name in KONG_BEATS_PONG else 1
+        return 2 if "kong_beats_pong" in state.variant.rule_flags else 1
     if kind == "pong":
         return 1
     return 0

@@ -85,7 +85,6 @@ NORTH = 30
 
 # Rule systems where a win on a replacement for a bonus tile (sanma: a kita; 3 Kaki: a bonus tile or a
 # sunk Fei) counts like a win on a kong replacement (sanma.md §4.2, three-kaki.md §6).
-BONUS_REPLACEMENT_IS_RINSHAN = frozenset({"sanma", "three-kaki"})
 
 
 class StateError(ValueError):
@@ -850,9 +849,9 @@ def win_context(state: TableState, seat: int, tile: Tile, *, tsumo: bool, chanka
         discarder = state.next_seat(seat)  # a "what if" ron: any other seat
     live = not hypothetical
     replacement = live and tsumo and state.drawn_from in ("kong_replacement", "bonus_replacement")
-    rinshan = replacement and (state.drawn_from == "kong_replacement" or v.name in BONUS_REPLACEMENT_IS_RINSHAN)
+    rinshan = replacement and (state.drawn_from == "kong_replacement" or "bonus_replacement_is_rinshan" in v.rule_flags)
     first = live and s.first_turn and not s.discards and not s.hand.melds
-    if v.name == "hong-kong":
+    if "earthly_hand_on_dealer_discard" in v.rule_flags:
         tenhou = first and tsumo and seat == 0
         chiihou = (live and not tsumo and not chankan and discarder == 0 and len(state.seats[0].discards) == 1
                    and all(o.first_turn for i, o in enumerate(state.seats) if i != 0)

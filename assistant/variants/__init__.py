@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .base import CALLS, SPECIAL_HANDS, JokerRules, RuleSystem, copies_of
+from .base import CALLS, RULE_FLAGS, SPECIAL_HANDS, JokerRules, RuleSystem, copies_of
 from .hong_kong import HONG_KONG
 from .korean_3p import KOREAN_3P
 from .sanma import SANMA
@@ -37,6 +37,6 @@ for _v in (SANMA, KOREAN_3P, HONG_KONG, THREE_KAKI):
     register(_v)
 
 __all__ = [
-    "CALLS", "SPECIAL_HANDS", "JokerRules", "RuleSystem", "copies_of", "get_variant", "register",
+    "CALLS", "RULE_FLAGS", "SPECIAL_HANDS", "JokerRules", "RuleSystem", "copies_of", "get_variant", "register",
     "variant_names", "SANMA", "KOREAN_3P", "HONG_KONG", "THREE_KAKI",
 ]

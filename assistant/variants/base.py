@@ -13,9 +13,18 @@ from ..tiles import JOKER, SUIT_BASE, kind_code, parse_tiles
 # Call names used in ``RuleSystem.calls`` and by the legal-action checks.
 CALLS = (
     "chow", "pong", "open_kong", "closed_kong", "added_kong", "ron", "tsumo",
-    "riichi", "kita", "sink_fei", "swap_fei",
+    "riichi", "kita", "sink_fei", "swap_fei", "nine_terminals",
 )
 SPECIAL_HANDS = ("seven_pairs", "thirteen_orphans")
+# Small rule facts that differ between rule systems (read by the legality checks):
+RULE_FLAGS = (
+    "kong_before_draw",  # a concealed kong may be declared at the start of the turn, before drawing (HK §3.1)
+    "rob_for_chow_only",  # a kong may be robbed only to complete a chow (korean-3p §5)
+    "called_set_no_discard",  # after a chow/pong, no discard of a tile of that set this turn (3 Kaki C4)
+    "kong_beats_pong",  # claim priority win > kong > pong > chow (3 Kaki C3)
+    "bonus_replacement_is_rinshan",  # a win on a kita / bonus / sunk-Fei replacement counts as a replacement win
+    "earthly_hand_on_dealer_discard",  # the earthly hand is a win on the dealer's first discard (HK §5.3)
+)
 
 
 def copies_of(spec: str, copies: int) -> dict[int, int]:
@@ -62,6 +71,8 @@ class RuleSystem:
     value_unit: str = "han"
     rules_file: str = ""
     scoring: str = ""  # module with ``score(ctx) -> ScoreResult`` for this rule system
+    rule_flags: frozenset[str] = frozenset()  # see RULE_FLAGS
+    liability_warning: str | None = None  # which liability the beginner check warns about: pao | bao | trap
     options: Mapping[str, object] = field(default_factory=dict)
     # option -> value -> changes to the definition's fields, for options that change the tile set or
     # the allowed shapes (e.g. korean-3p special_hands=seven_pairs adds seven pairs)
@@ -76,6 +87,9 @@ class RuleSystem:
         unknown = set(self.calls) - set(CALLS)
         if unknown:
             raise ValueError(f"{self.name}: unknown calls {sorted(unknown)}")
+        unknown = set(self.rule_flags) - set(RULE_FLAGS)
+        if unknown:
+            raise ValueError(f"{self.name}: unknown rule flags {sorted(unknown)}")
         unknown = set(self.special_hands) - set(SPECIAL_HANDS)
         if unknown:
             raise ValueError(f"{self.name}: unknown special hands {sorted(unknown)}")

@@ -17,6 +17,8 @@ HONG_KONG = RuleSystem(
     value_unit="faan",
     rules_file="hong-kong.md",
     scoring="assistant.scoring.hong_kong",
+    rule_flags=frozenset({'kong_before_draw', 'earthly_hand_on_dealer_discard'}),
+    liability_warning="bao",
     structural_options={
         "seven_pairs": {"off": {"special_hands": frozenset({"thirteen_orphans"})}},
         "flowers": {False: {"copies": _NO_FLOWERS}},

@@ -15,6 +15,7 @@ KOREAN_3P = RuleSystem(
     value_unit="points",
     rules_file="korean-3p.md",
     scoring="assistant.scoring.korean_3p",
+    rule_flags=frozenset({'rob_for_chow_only'}),
     structural_options={"special_hands": {"seven_pairs": {"special_hands": frozenset({"seven_pairs"})}}},
     options={
         "dead_wall": 0,

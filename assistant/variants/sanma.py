@@ -8,7 +8,8 @@ SANMA = RuleSystem(
     players=3,
     copies=copies_of("19m123456789p123456789s1234567z", 4),
     red_fives={13: 1, 22: 1},  # one 0p, one 0s
-    calls=frozenset({"pong", "open_kong", "closed_kong", "added_kong", "ron", "tsumo", "riichi", "kita"}),
+    calls=frozenset({"pong", "open_kong", "closed_kong", "added_kong", "ron", "tsumo", "riichi", "kita",
+                     "nine_terminals"}),
     special_hands=frozenset({"seven_pairs", "thirteen_orphans"}),
     dead_wall=14,
     seat_winds=(27, 28, 29),
@@ -16,6 +17,8 @@ SANMA = RuleSystem(
     value_unit="han",
     rules_file="sanma.md",
     scoring="assistant.scoring.sanma",
+    rule_flags=frozenset({'bonus_replacement_is_rinshan'}),
+    liability_warning="pao",
     structural_options={"red_fives": {False: {"red_fives": {}}}},
     options={
         "red_fives": True,

@@ -21,6 +21,8 @@ THREE_KAKI = RuleSystem(
     value_unit="fan",
     rules_file="three-kaki.md",
     scoring="assistant.scoring.three_kaki",
+    rule_flags=frozenset({'called_set_no_discard', 'kong_beats_pong', 'bonus_replacement_is_rinshan'}),
+    liability_warning="trap",
     options={
         "swap_from_others": False,
         "multi_win": "nearest",
