@@ -28,12 +28,3 @@ def register(sub) -> None:
     p.add_argument("--max-index", type=int, default=8)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_cameras)
-    register_models(sub)
-
-
-def register_models(sub) -> None:
-    """``detect`` and ``eval-models`` (tile recognition models)."""
-    from . import detect, eval_models
-
-    detect.register(sub)
-    eval_models.register(sub)
