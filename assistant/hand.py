@@ -145,8 +145,12 @@ class Hand:
         return out
 
     def format(self) -> str:
-        parts = [format_tiles([t for t in self.concealed if t.kind != JOKER])]
-        jokers = sum(1 for t in self.concealed if t.kind == JOKER)
+        """The hand in notation; a marked winning tile is shown once, last, as ``5p*``."""
+        concealed = list(self.concealed)
+        if self.win_tile is not None and self.win_tile in concealed:
+            concealed.remove(self.win_tile)
+        parts = [format_tiles([t for t in concealed if t.kind != JOKER])]
+        jokers = sum(1 for t in concealed if t.kind == JOKER)
         parts.extend(["jk"] * jokers)
         parts.extend(m.format() for m in self.melds)
         text = " ".join(p for p in parts if p)
