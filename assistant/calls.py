@@ -359,7 +359,7 @@ def _claim_options(state: TableState, seat: int) -> list[Action]:
         out.append(Action("open_kong", seat, t, tiles, make_meld((t,) + tiles, (t,) * 4, source=src)))
     for idx, m in enumerate(hand.melds):
         if m.type == "pong" and m.is_open and m.kinds[0] == t.kind:
-            kong = make_meld(m.tiles + (t,), m.stands_for + (Tile(t.kind),), added=True)
+            kong = make_meld(m.tiles + (t,), m.stands_for + (Tile(t.kind),), added=True, source=m.source)
             out.append(Action("added_kong", seat, t, (), kong, (seat, idx)))
     if winning_readings(state, seat, t):
         out.append(Action("ron", seat, t))
@@ -411,7 +411,7 @@ def _own_turn_options(state: TableState, seat: int) -> list[Action]:
         real = _take(hand, k, 1)
         add = real[0] if real else (Tile(JOKER) if jk else None)
         if add is not None:
-            kong = make_meld(m.tiles + (add,), m.stands_for + (Tile(k),), added=True)
+            kong = make_meld(m.tiles + (add,), m.stands_for + (Tile(k),), added=True, source=m.source)
             out.append(Action("added_kong", seat, add, (add,), kong, (seat, idx)))
     if "kita" in v.calls and _count(hand, NORTH):
         out.append(Action("kita", seat, Tile(NORTH), (Tile(NORTH),)))
