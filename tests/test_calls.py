@@ -275,10 +275,10 @@ def test_three_kaki_concealed_kong_needs_four_real_tiles():
 
 
 @pytest.mark.parametrize("variant,hand,kong", [
-    ("sanma", "[666p@1] 6p 123s 789s 1m1m 9m 4z", "[6666p+]"),
-    ("korean-3p", "[666m@1] 6m 123p 789p 9m9m 1s 3m", "[6666m+]"),
-    ("hong-kong", "[555s@1] 5s 123p 789p 6m6m 9m 2s", "[5555s+]"),
-    ("three-kaki", "[555p@1] 5p 123p 789p 1z1z 3z 4z", "[5555p+]"),
+    ("sanma", "[666p@1] 6p 123s 789s 1m1m 9m 4z", "[6666p@1+]"),
+    ("korean-3p", "[666m@1] 6m 123p 789p 9m9m 1s 3m", "[6666m@1+]"),
+    ("hong-kong", "[555s@1] 5s 123p 789p 6m6m 9m 2s", "[5555s@1+]"),
+    ("three-kaki", "[555p@1] 5p 123p 789p 1z1z 3z 4z", "[5555p@1+]"),
 ])
 def test_added_kong_with_a_tile_from_the_hand(variant, hand, kong):
     kw = {}
