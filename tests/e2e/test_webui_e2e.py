@@ -1,0 +1,168 @@
+"""End to end: the live page on the demo feed in Chromium — the hand and its waits, a tile correction,
+recording a win to the score sheet. Screenshots: tests/e2e/artifacts/ (desktop and phone)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+PHONE = {"width": 390, "height": 844}
+
+
+def goto_step(server, step: int) -> None:
+    """Put the demo on ``step`` and wait until the analysis of it is published."""
+    server["feed"].goto(step)
+    hub = server["app"].extensions["hub"]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        _, payload, _ = hub.current()
+        if payload and payload.get("snapshot", {}).get("step") == step:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the demo did not reach step {step}")
+
+
+def open_live(page, server):
+    page.goto(server["url"] + "/", wait_until="domcontentloaded")  # the MJPEG <img> never finishes loading
+    page.wait_for_selector("#hand img")
+    return page
+
+
+def shoot(page, name: str, **kw) -> None:
+    """Screenshot once the camera frame and every tile image have loaded."""
+    page.wait_for_function("(!document.getElementById('mjpeg') || document.getElementById('mjpeg').naturalWidth > 0)"
+                           " && Array.from(document.images).every(i => !i.src || (i.complete && i.naturalWidth > 0))")
+    page.screenshot(path=str(ARTIFACTS / name), **kw)
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_hand_and_waits_appear(page_factory, server):
+    goto_step(server, 11)  # East has declared riichi: ready on 3s/6s
+    page = open_live(page_factory(), server)
+    page.wait_for_selector('#waits .wait[data-tile="3s"]')
+    assert page.locator("#hand img").count() == 13
+    for tile in ("3s", "6s"):
+        text = page.locator(f'#waits .wait[data-tile="{tile}"]').inner_text()
+        assert "3 live" in text and "can ron" in text
+    assert "riichi" in page.locator("#st-event").inner_text()
+    assert page.locator("#overlay polygon.tile-box").count() > 40
+    page.wait_for_function("document.getElementById('st-fps').textContent.includes('fps')")
+    shoot(page, "live_waits_desktop.png", full_page=True)
+
+    phone = open_live(page_factory(PHONE), server)
+    phone.wait_for_selector('#waits .wait[data-tile="6s"]')
+    assert no_sideways_scroll(phone)
+    shoot(phone, "live_waits_phone.png", full_page=True)
+
+
+def test_correct_a_tile(page_factory, server):
+    goto_step(server, 10)  # East holds the 7z the demo detector misreads as 6z (tile t14)
+    page = open_live(page_factory(), server)
+    page.wait_for_selector('#hand img[data-code="6z"]')
+    assert "t14" in page.locator("#problems").inner_text()
+    page.locator('#overlay polygon[data-tile="t14"]').click()
+    page.wait_for_selector("#palette[open]")
+    shoot(page, "correction_palette_desktop.png")
+    page.locator('#palette-tiles button[data-code="7z"]').click()
+    page.wait_for_selector('#hand img[data-code="7z"]')
+    assert page.locator('#hand img[data-code="6z"]').count() == 0
+    page.wait_for_selector('#overlay polygon.corrected[data-tile="t14"]')
+    assert page.locator("#advice li").first.get_attribute("data-discard") == "7z"
+    shoot(page, "correction_done_desktop.png", full_page=True)
+
+    lines = (server["root"] / "corrections" / "corrections.jsonl").read_text().splitlines()
+    rec = json.loads(lines[-1])
+    assert (rec["tile_id"], rec["code"], rec["was"]) == ("t14", "7z", "6z")
+    assert (server["root"] / "corrections" / rec["crop"]).is_file()
+
+    goto_step(server, 11)  # the correction stays with the tile: now the riichi discard
+    page.wait_for_selector('.seat[data-seat="0"] img.sideways[data-code="7z"]')
+
+
+def test_record_a_win_to_the_score_sheet(page_factory, server):
+    goto_step(server, 22)  # East wins by ron on West's 6s
+    page = open_live(page_factory(), server)
+    page.wait_for_selector("#win-card:not([hidden]) .win-head")
+    assert "East wins by ron" in page.locator(".win-head").inner_text()
+    items = page.locator("#win table.items").inner_text()
+    assert "Riichi" in items and "Pinfu" in items and "Dora" in items
+    assert "West pays East 5,800" in page.locator("#win").inner_text()
+
+    page.locator("form.new-match button[type=submit]").click()  # Ann, Bob, Cid; sanma
+    page.wait_for_selector("#sheet-table")
+    assert page.locator("#sheet-table tbody tr").count() == 1  # the start row
+    page.locator("#record-win").click()
+    row = page.locator('#sheet-table tbody tr[data-hand="1"]')
+    row.wait_for()
+    assert "Ann wins" in row.inner_text() and "40,800" in row.inner_text()
+    page.wait_for_selector(".record-msg.success")
+    assert page.locator("#record-win").is_disabled()
+    shoot(page, "win_recorded_desktop.png", full_page=True)
+
+    phone = open_live(page_factory(PHONE), server)
+    phone.wait_for_selector('#sheet-table tbody tr[data-hand="1"]')
+    assert no_sideways_scroll(phone)
+    phone.locator("#win-card").screenshot(path=str(ARTIFACTS / "win_phone.png"))
+    shoot(phone, "win_recorded_phone.png", full_page=True)
+
+    page.locator("#undo").click()
+    page.wait_for_selector('#sheet-table tbody tr[data-hand="1"]', state="detached")
+
+
+def test_other_pages(page_factory, server):
+    """Typed hand, calibration clicks, settings and the full score sheet work in the browser, on both sizes."""
+    page = page_factory()
+    page.goto(server["url"] + "/photo")
+    page.wait_for_selector("#hand-variant option", state="attached")
+    page.locator("#hand-form button[type=submit]").click()
+    page.wait_for_selector('#hand-result .wait img[data-code="6s"]')
+    page.locator("#score-form button[type=submit]").click()
+    page.wait_for_selector("#score-result .total")
+    assert "Total 3 han" in page.locator("#score-result").inner_text()
+    page.locator("#photo").set_input_files({"name": "hand.png", "mimeType": "image/png",
+                                            "buffer": (ARTIFACTS / "win_phone.png").read_bytes()})
+    page.locator("#photo-form button[type=submit]").click()
+    page.wait_for_selector("#photo-result .error")
+    assert "recognition models not installed" in page.locator("#photo-result").inner_text()
+    shoot(page, "photo_desktop.png", full_page=True)
+
+    page.goto(server["url"] + "/calibration")
+    page.wait_for_selector("#calib-img")
+    box = page.locator("#calib").bounding_box()
+    for fx, fy in ((0.1, 0.9), (0.9, 0.9), (0.9, 0.1), (0.1, 0.1)):
+        page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+    page.locator("#calib-save").click()
+    page.wait_for_selector("#calib-msg.success")
+    assert (server["root"] / "calibration" / "demo.json").is_file()
+    shoot(page, "calibration_desktop.png", full_page=True)
+
+    page.goto(server["url"] + "/settings")
+    page.wait_for_selector("#options input")
+    page.locator("#teaching").check()
+    page.locator("#settings-form button[type=submit]").click()
+    page.wait_for_selector("#settings-msg.success")
+    shoot(page, "settings_desktop.png", full_page=True)
+    goto_step(server, 21)
+    live = open_live(page_factory(), server)
+    live.wait_for_selector('.seat[data-seat="1"] .hand .muted')  # teaching: South's hand is hidden
+    assert "hidden" in live.locator('.seat[data-seat="1"]').inner_text()
+    page.locator("#teaching").uncheck()
+    page.locator("#settings-form button[type=submit]").click()
+    page.wait_for_selector("#settings-msg.success")
+
+    phone = page_factory(PHONE)
+    for path, name in (("/match", "match_phone.png"), ("/settings", "settings_phone.png"),
+                       ("/photo", "photo_phone.png"), ("/calibration", "calibration_phone.png")):
+        phone.goto(server["url"] + path)
+        phone.wait_for_load_state("domcontentloaded")
+        phone.wait_for_timeout(300)
+        assert no_sideways_scroll(phone), path
+        phone.screenshot(path=str(ARTIFACTS / name), full_page=True)
+    page.goto(server["url"] + "/match")
+    page.wait_for_selector("#matches li")
+    shoot(page, "match_desktop.png", full_page=True)

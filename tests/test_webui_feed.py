@@ -1,0 +1,201 @@
+"""The feed interface (demo and camera), the access token and the ``serve`` command."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant.table import TableState
+from webui.feed import CameraFeed, ScriptedDemoFeed, load_demo, rebuild_state
+
+
+def wait_for(cond, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = cond()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+def test_the_bundled_demo_is_a_real_hand():
+    doc, frames = load_demo()
+    assert len(doc["steps"]) == len(frames) >= 20 and doc["size"] == [960, 720]
+    assert sum(len(f) for f in frames) < 3_000_000
+    for step in doc["steps"]:
+        TableState.from_json(step["state"])
+        truth = {t["id"]: t.get("truth", t["code"]) for t in step["tiles"]}
+        assert rebuild_state(step["state"], step["ids"], truth) == step["state"]
+        for t in step["tiles"]:
+            assert len(t["corners"]) == 4 and 0 < t["confidence"] <= 1
+    kinds = [s["event"].split()[1] for s in doc["steps"][1:]]
+    assert {"discards", "pons", "declares", "wins"} <= set(kinds)
+    assert doc["steps"][-1]["win"] == {"seat": 0, "tile": "6s", "tsumo": False, "discarder": 2}
+
+
+def test_demo_feed_plays_the_steps_in_one_loop():
+    feed = ScriptedDemoFeed(step_seconds=0.05, fps=50, hold_steps=1, loop=True).start()
+    try:
+        wait_for(lambda: feed.snapshot()["step"] >= 3)
+        snap = feed.snapshot()
+        assert snap["state"]["variant"] == "sanma" and snap["tiles"] and snap["zones"]
+        frame = feed.wait_frame(0, timeout=2)
+        assert frame is not None and frame[1][:2] == b"\xff\xd8"
+        v = feed.version
+        assert feed.wait_version(v, timeout=2) > v
+        wait_for(lambda: feed.snapshot()["step"] == 0 and feed.status()["frames"] > 10, timeout=10)  # looped
+        st = feed.status()
+        assert st["state"] == "live" and st["fps"] > 0 and st["loop_ms"] < st["budget_ms"]
+    finally:
+        feed.stop()
+    assert not feed.running
+
+
+def test_demo_corrections_and_configuration():
+    feed = ScriptedDemoFeed(auto=False, fps=50).start()
+    try:
+        wait_for(lambda: feed.snapshot().get("step") == 0)
+        with pytest.raises(KeyError):
+            feed.correct("nope", "1m")
+        with pytest.raises(ValueError):
+            feed.correct("t14", "9x")
+        v = feed.version
+        tile = feed.correct("t14", "7z")
+        assert tile["was"] == "6z" and feed.version > v
+        snap = feed.snapshot()
+        assert "7z" in snap["state"]["seats"][0]["hand"] and not any("t14" in p for p in snap["problems"])
+        crop = feed.tile_crop("t14")
+        assert crop.shape == (96, 72, 3)
+        feed.configure("sanma", {"kuikae": "allowed"})
+        assert feed.snapshot()["state"]["options"] == {"kuikae": "allowed"}
+        feed.configure("hong-kong", {})
+        assert any("plays sanma" in p for p in feed.snapshot()["problems"])
+        feed.goto(5)
+        wait_for(lambda: feed.snapshot().get("step") == 5)
+        with pytest.raises(ValueError):
+            feed.goto(99)
+    finally:
+        feed.stop()
+
+
+def _image_folder(tmp_path, n=3):
+    for i in range(n):
+        cv2.imwrite(str(tmp_path / f"f{i}.png"), np.full((48, 64, 3), 40 * i, np.uint8))
+    return str(tmp_path)
+
+
+def test_camera_feed_without_models_shows_the_camera(tmp_path):
+    feed = CameraFeed(_image_folder(tmp_path), fps=30).start()
+    try:
+        wait_for(lambda: feed.latest_jpeg() is not None)
+        snap = wait_for(lambda: feed.snapshot() if feed.snapshot()["size"] == [64, 48] else None)
+        assert snap["state"] is None and snap["tiles"] == []
+        assert "Recognition models not installed" in snap["problems"][0]
+        assert feed.frame_image().shape == (48, 64, 3)
+    finally:
+        feed.stop()
+
+
+def test_camera_feed_runs_an_analyser_and_passes_corrections(tmp_path):
+    calls = []
+    doc, _ = load_demo()
+    step = doc["steps"][11]
+
+    def analyze(image, corrections):
+        calls.append(dict(corrections))
+        tiles = [{**t, "code": corrections.get(t["id"], t["code"])} for t in step["tiles"][:3]]
+        return {"tiles": tiles, "zones": [], "state": step["state"], "event": "seen", "problems": []}
+
+    feed = CameraFeed(_image_folder(tmp_path), analyze, fps=30).start()
+    try:
+        snap = wait_for(lambda: feed.snapshot() if feed.snapshot()["tiles"] else None)
+        assert snap["state"] == step["state"] and snap["event"] == "seen"
+        tid = snap["tiles"][0]["id"]
+        feed.correct(tid, "9p")
+        wait_for(lambda: any(c.get(tid) == "9p" for c in calls))
+        assert next(t for t in feed.snapshot()["tiles"] if t["id"] == tid)["corrected"]
+    finally:
+        feed.stop()
+
+
+def test_camera_feed_reports_a_missing_source(tmp_path):
+    feed = CameraFeed(str(tmp_path / "missing.mp4"), fps=20).start()
+    try:
+        st = wait_for(lambda: feed.status() if feed.status()["state"] == "error" else None)
+        assert "not found" in st["message"]
+    finally:
+        feed.stop()
+
+
+# --- access token and the serve command ---------------------------------------------------------------------
+
+
+def test_access_token_on_every_request(tmp_path):
+    from webui import create_app
+
+    feed = ScriptedDemoFeed(auto=False)
+    app = create_app({"FEED": feed, "DATA_DIR": str(tmp_path), "MATCH_DB": str(tmp_path / "m.db"),
+                      "ACCESS_TOKEN": "s3cret"})
+    c = app.test_client()
+    try:
+        for path in ("/", "/api/settings", "/tiles/5p.png", "/stream.mjpg"):
+            resp = c.get(path)
+            assert resp.status_code == 401 and "access token required" in resp.get_json()["error"]
+        assert c.get("/api/settings?token=wrong").status_code == 401
+        resp = c.get("/api/settings?token=s3cret")
+        assert resp.status_code == 200 and "mahjong_token=s3cret" in resp.headers["Set-Cookie"]
+        assert c.get("/api/variants").status_code == 200  # the cookie now
+        other = app.test_client()
+        assert other.get("/api/variants", headers={"X-Access-Token": "s3cret"}).status_code == 200
+        assert other.get("/api/variants", headers={"Authorization": "Bearer s3cret"}).status_code == 200
+        assert other.post("/api/settings", json={"teaching": True}).status_code == 401
+    finally:
+        app.extensions["hub"].stop()
+
+
+def test_serve_subcommand_arguments():
+    from webui.cli import DEFAULT_PORT, register
+
+    parser = argparse.ArgumentParser(prog="mahjong-assistant")
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["serve"])
+    assert (args.source, args.variant, args.host, args.port) == (None, "sanma", "127.0.0.1", DEFAULT_PORT)
+    args = parser.parse_args(["serve", "--source", "0", "--variant", "hong-kong", "--host", "0.0.0.0", "--port", "9"])
+    assert (args.source, args.variant, args.host, args.port) == ("0", "hong-kong", "0.0.0.0", 9)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["serve", "--variant", "riichi-5p"])
+
+
+class _FakeServer:
+    server_port = 4321
+    app = None
+
+    def __init__(self, host, port, app, threaded):
+        _FakeServer.app, self.host = app, host
+
+    def serve_forever(self):
+        raise KeyboardInterrupt
+
+    def server_close(self):
+        pass
+
+
+def test_serve_needs_a_token_beyond_localhost(monkeypatch, capsys, tmp_path):
+    import werkzeug.serving
+
+    from webui.cli import serve
+
+    monkeypatch.setattr(werkzeug.serving, "make_server", _FakeServer)
+    cfg = {"DATA_DIR": str(tmp_path), "MATCH_DB": str(tmp_path / "m.db")}
+    assert serve(host="0.0.0.0", port=0, config=dict(cfg)) == 0
+    out = capsys.readouterr().out
+    token = _FakeServer.app.config["ACCESS_TOKEN"]
+    assert token and f"?token={token}" in out and "access token" in out
+    assert not _FakeServer.app.extensions["hub"].feed.running  # stopped on exit
+    assert serve(host="127.0.0.1", port=0, config=dict(cfg)) == 0
+    assert _FakeServer.app.config["ACCESS_TOKEN"] is None and "token" not in capsys.readouterr().out

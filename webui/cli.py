@@ -1,0 +1,97 @@
+"""``mahjong-assistant serve``: the web app on the demo feed or a camera.
+
+Registered through the ``mahjong_assistant.commands`` entry point (``webui = "webui.cli:register"``),
+so the engine's CLI imports nothing from this package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from typing import Any
+
+from .auth import needs_token, new_token
+
+DEFAULT_PORT = 8765
+
+
+def make_feed(source: str | None, fps: float = 10.0, analyze: Any = None):
+    """The demo feed (no source) or a camera feed for a camera index, video, image folder or URL."""
+    from .feed import CameraFeed, ScriptedDemoFeed
+
+    if source in (None, "", "demo"):
+        return ScriptedDemoFeed(fps=fps)
+    return CameraFeed(source, analyze, fps=fps)
+
+
+def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.0.1", port: int = DEFAULT_PORT,
+          *, config: dict[str, Any] | None = None, token: str | None = None, quiet: bool = False) -> int:
+    """Run the web app until interrupted. Any host but 127.0.0.1/localhost needs the access token the
+    server generates here (or ``token``) and prints with the URL."""
+    import os
+    from pathlib import Path
+
+    from werkzeug.serving import make_server
+
+    from .app import DEFAULT_DATA_DIR, create_app
+
+    cfg: dict[str, Any] = {"VARIANT": variant, **(config or {})}
+    data = Path(cfg.get("DATA_DIR") or os.environ.get("MAHJONG_ASSISTANT_WEB_DATA", DEFAULT_DATA_DIR))
+    cfg.setdefault("SETTINGS_FILE", str(data / "settings.json"))  # the table's choices survive a restart
+    if needs_token(host):
+        cfg["ACCESS_TOKEN"] = token or cfg.get("ACCESS_TOKEN") or new_token()
+    cfg.setdefault("FEED", make_feed(source))
+    app = create_app(cfg)
+    hub = app.extensions["hub"].start()
+    try:
+        server = make_server(host, port, app, threaded=True)
+    except OSError as e:
+        hub.stop()
+        print(f"error: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    shown = host if host not in ("0.0.0.0", "::") else socket.gethostname()
+    url = f"http://{shown}:{server.server_port}/"
+    if cfg.get("ACCESS_TOKEN"):
+        url += f"?token={cfg['ACCESS_TOKEN']}"
+    if not quiet:
+        what = "the demo table" if source in (None, "", "demo") else f"source {source}"
+        print(f"mahjong-assistant: serving {what} ({variant}) at {url}", flush=True)
+        if cfg.get("ACCESS_TOKEN"):
+            print(f"access token: {cfg['ACCESS_TOKEN']} (needed on every request from another machine)", flush=True)
+        print("press Ctrl+C to stop", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        hub.stop()
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from assistant.variants import get_variant
+
+    get_variant(args.variant)  # ValueError -> the CLI's "error: unknown rule system ..."
+    return serve(args.source, args.variant, args.host, args.port)
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``serve`` to the ``mahjong-assistant`` sub-commands."""
+    from assistant.variants import variant_names
+
+    p = subparsers.add_parser("serve", help="the web page: live table view, analysis, score sheet",
+                              description="Serve the table assistant's web page. Without --source it plays "
+                                          "a built-in demo hand.")
+    p.add_argument("--source", default=None, metavar="CAMERA|FILE|URL",
+                   help="camera index (0), video file, image folder or stream URL (default: the demo table)")
+    p.add_argument("--variant", "-v", default="sanma", choices=variant_names(), help="rule system (default sanma)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; any other needs the printed access token)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.set_defaults(func=cmd_serve)
+    return p
+
+
+__all__ = ["DEFAULT_PORT", "cmd_serve", "make_feed", "register", "serve"]

@@ -1,0 +1,553 @@
+"""The feed interface between the camera pipeline and the web app, a scripted demo feed and a camera feed.
+
+A :class:`TableFeed` runs ONE background loop (started once, shared by every viewer) that captures a
+frame, analyses it and publishes
+
+* the latest frame as JPEG bytes with its frame number and capture time (:meth:`TableFeed.latest_jpeg`,
+  :meth:`TableFeed.wait_frame`), and
+* a *snapshot* dict (:meth:`TableFeed.snapshot`) whose ``version`` grows whenever its content changes
+  (:meth:`TableFeed.wait_version` blocks until then)::
+
+    {"version": 7, "frame": 412, "time": 1764500000.12,       # epoch seconds of the frame it describes
+     "size": [960, 720],                                      # frame width, height in pixels
+     "camera": "demo",                                        # key of this camera's calibration
+     "status": {"source": "demo", "state": "live", "message": "", "fps": 10.0, "latency_ms": 1.3,
+                "loop_ms": 0.4, "budget_ms": 100.0, "frames": 412},
+     "tiles": [{"id": "t14", "code": "6z", "confidence": 0.41, "corners": [[x, y] x 4],  # TL TR BR BL
+                "face_up": true, "zone": "hand", "seat": 0, "corrected": false}],
+     "zones": [{"name": "hand", "seat": 0, "polygon": [[x, y], ...]}],
+     "state": {...} | null,                                   # assistant.table.TableState JSON
+     "event": "East declares riichi with 7z",                  # what just happened, in words ("" if unknown)
+     "win": {"seat": 0, "tile": "6s", "tsumo": false, "discarder": 2} | null,
+     "problems": ["..."]}                                      # plain-words problems for the page
+
+:meth:`TableFeed.correct` overrides the code of one recognised tile: the override is applied at once
+(a new snapshot version) and stays for as long as the tile keeps its id (the tracker's job).
+
+:class:`ScriptedDemoFeed` plays the bundled demo hand (``webui/demo``) without a camera.
+:class:`CameraFeed` wraps :func:`vision.sources.open_source` and an injectable frame analyser (the
+detector + table reconstruction, once they land); without one it shows the camera and says so.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DEMO_DIR = Path(__file__).resolve().parent / "demo"
+MODELS_MISSING = ("recognition models not installed: the tile detector (vision/detect.py) and the table "
+                  "reconstruction are needed to read tiles from a picture; type the hand instead")
+
+
+class RecognitionUnavailable(RuntimeError):
+    """Raised by a frame/photo analyser whose models are not installed."""
+
+
+def default_analyze_image(data: bytes) -> dict[str, Any]:
+    """The photo analyser until the detector lands: always :class:`RecognitionUnavailable`."""
+    raise RecognitionUnavailable(MODELS_MISSING)
+
+
+def _tile_codes() -> frozenset[str]:
+    from datasets.codes import TILE_CODES
+
+    return frozenset(TILE_CODES)
+
+
+TILE_CODES = _tile_codes()
+
+
+class TableFeed:
+    """Base of every feed: the shared loop thread, frame and snapshot publication, corrections.
+
+    Subclasses implement :meth:`_tick` (one loop iteration: capture, analyse, publish) and
+    :meth:`_rebuild` (a fresh snapshot after a correction or a configuration change).
+    """
+
+    name = "feed"
+
+    def __init__(self, fps: float = 10.0) -> None:
+        self.fps = float(fps)
+        self._lock = threading.Lock()
+        self._frame_cond = threading.Condition(self._lock)
+        self._snap_cond = threading.Condition(threading.Lock())
+        self._jpeg: tuple[int, bytes, float] | None = None  # frame number, bytes, capture time (epoch)
+        self._frame_no = 0
+        self._snapshot: dict[str, Any] = {"version": 0, "frame": 0, "time": time.time(), "size": [0, 0],
+                                          "camera": self.name, "status": {}, "tiles": [], "zones": [],
+                                          "state": None, "event": "", "win": None, "problems": []}
+        self._version = 0
+        self._corrections: dict[str, str] = {}
+        self._variant = "sanma"
+        self._options: dict[str, Any] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._started = threading.Lock()
+        self._loop_times: list[float] = []
+        self._loop_cpu: list[float] = []
+        self._publish_times: list[float] = []
+        self._latencies: list[float] = []
+        self._overruns = 0
+        self._state_name = "starting"
+        self._message = ""
+        self._rebuild_lock = threading.RLock()  # one snapshot rebuild at a time (loop vs. corrections)
+
+    # --- lifecycle ----------------------------------------------------------------------------
+    def start(self) -> TableFeed:
+        """Start the one shared loop (idempotent: a second call does nothing)."""
+        with self._started:
+            if self._thread is None:
+                self._stop.clear()
+                self._thread = threading.Thread(target=self._run, name=f"feed:{self.name}", daemon=True)
+                self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        t = self._thread
+        if t is not None:
+            t.join(timeout=5)
+        self._thread = None
+        with self._frame_cond:
+            self._frame_cond.notify_all()
+        with self._snap_cond:
+            self._snap_cond.notify_all()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _run(self) -> None:
+        period = 1.0 / self.fps
+        next_at = time.monotonic()
+        while not self._stop.is_set():
+            t0, c0 = time.monotonic(), time.thread_time()
+            try:
+                self._tick()
+            except Exception as e:  # the loop must survive a bad frame or a bad analysis
+                self._state_name, self._message = "error", f"{type(e).__name__}: {e}"
+            took = time.monotonic() - t0
+            with self._lock:
+                self._loop_times.append(took)
+                self._loop_cpu.append(time.thread_time() - c0)  # the loop's own work, without waiting for a CPU
+                del self._loop_times[:-50]
+                del self._loop_cpu[:-50]
+                if took > period:
+                    self._overruns += 1
+            next_at += period
+            delay = next_at - time.monotonic()
+            if delay < -period:  # fell behind: do not try to catch up with a burst
+                next_at = time.monotonic()
+                delay = 0.0
+            if self._stop.wait(max(0.0, delay)):
+                break
+
+    def _tick(self) -> None:  # pragma: no cover - every feed overrides it
+        raise NotImplementedError
+
+    def _rebuild(self) -> None:
+        """Recompute the snapshot from the last analysed frame (after a correction or configure)."""
+
+    def _refresh(self) -> None:
+        with self._rebuild_lock:
+            self._rebuild()
+
+    # --- publication (called from the loop) -----------------------------------------------------
+    def _publish_frame(self, jpeg: bytes, captured: float) -> int:
+        now = time.time()
+        with self._frame_cond:
+            self._frame_no += 1
+            self._jpeg = (self._frame_no, jpeg, captured)
+            self._publish_times.append(time.monotonic())
+            del self._publish_times[:-30]
+            self._latencies.append(now - captured)
+            del self._latencies[:-30]
+            self._frame_cond.notify_all()
+            return self._frame_no
+
+    def _publish_snapshot(self, snap: dict[str, Any]) -> None:
+        with self._snap_cond:
+            self._version += 1
+            snap = dict(snap)
+            snap["version"] = self._version
+            snap.setdefault("camera", self.name)
+            self._snapshot = snap
+            self._snap_cond.notify_all()
+
+    # --- readers (any thread) --------------------------------------------------------------------
+    def latest_jpeg(self) -> tuple[int, bytes, float] | None:
+        with self._lock:
+            return self._jpeg
+
+    def wait_frame(self, after: int = 0, timeout: float = 1.0) -> tuple[int, bytes, float] | None:
+        """Block until a frame numbered above ``after`` exists (or ``timeout``); return the newest or None."""
+        deadline = time.monotonic() + timeout
+        with self._frame_cond:
+            while self._jpeg is None or self._jpeg[0] <= after:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._stop.is_set():
+                    return None
+                self._frame_cond.wait(left)
+            return self._jpeg
+
+    @property
+    def version(self) -> int:
+        with self._snap_cond:
+            return self._version
+
+    @property
+    def condition(self) -> threading.Condition:
+        """Notified on every new snapshot version."""
+        return self._snap_cond
+
+    def wait_version(self, after: int, timeout: float = 1.0) -> int:
+        """Block until the snapshot version exceeds ``after`` (or ``timeout``); return the version."""
+        deadline = time.monotonic() + timeout
+        with self._snap_cond:
+            while self._version <= after and not self._stop.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._snap_cond.wait(left)
+            return self._version
+
+    def snapshot(self) -> dict[str, Any]:
+        """The current snapshot (a copy the caller may keep), with the live status line."""
+        with self._snap_cond:
+            snap = dict(self._snapshot)
+        snap["status"] = self.status()
+        return snap
+
+    def status(self) -> dict[str, Any]:
+        """Source state, frame rate, latency and loop time (the page's status line)."""
+        with self._lock:
+            pts = list(self._publish_times)
+            fps = (len(pts) - 1) / (pts[-1] - pts[0]) if len(pts) > 1 and pts[-1] > pts[0] else 0.0
+            lat = sorted(self._latencies)
+            loop = sorted(self._loop_times)
+            cpu = max(self._loop_cpu) if self._loop_cpu else None
+            return {
+                "source": self.name, "state": self._state_name, "message": self._message,
+                "fps": round(fps, 1), "latency_ms": round(1000 * lat[len(lat) // 2], 1) if lat else None,
+                "loop_ms": round(1000 * loop[len(loop) // 2], 2) if loop else None,
+                "loop_max_ms": round(1000 * loop[-1], 2) if loop else None,
+                "loop_cpu_max_ms": round(1000 * cpu, 2) if cpu is not None else None,
+                "budget_ms": round(1000 / self.fps, 1), "overruns": self._overruns, "frames": self._frame_no,
+            }
+
+    # --- corrections and configuration ----------------------------------------------------------
+    def correct(self, tile_id: str, code: str) -> dict[str, Any]:
+        """Override the code of recognised tile ``tile_id``; applied at once, kept over frames.
+
+        Raises KeyError for a tile id not in the current snapshot, ValueError for an unknown code.
+        Returns the corrected tile (as in the next snapshot) with ``was`` = the code it had.
+        """
+        if code not in TILE_CODES:
+            raise ValueError(f"unknown tile code {code!r}")
+        with self._snap_cond:
+            tile = next((t for t in self._snapshot.get("tiles", []) if t["id"] == tile_id), None)
+        if tile is None:
+            raise KeyError(tile_id)
+        with self._lock:
+            self._corrections[tile_id] = code
+        self._refresh()
+        return {**tile, "was": tile["code"], "code": code, "corrected": True}
+
+    def corrections(self) -> dict[str, str]:
+        with self._lock:
+            return dict(self._corrections)
+
+    def configure(self, variant: str, options: dict[str, Any] | None = None) -> None:
+        """The rule system and table options the table is played with (from the settings page)."""
+        with self._lock:
+            self._variant, self._options = variant, dict(options or {})
+        self._refresh()
+
+    def tile_crop(self, tile_id: str) -> np.ndarray | None:
+        """An upright BGR crop of a tile in the current frame (stored with a correction), or None."""
+        snap = self.snapshot()
+        tile = next((t for t in snap.get("tiles", []) if t["id"] == tile_id), None)
+        image = self.frame_image()
+        if tile is None or image is None:
+            return None
+        from datasets.crops import rectify
+
+        return rectify(image, np.asarray(tile["corners"], np.float32))
+
+    def frame_image(self) -> np.ndarray | None:
+        """The latest frame decoded as BGR (for crops and calibration)."""
+        latest = self.latest_jpeg()
+        if latest is None:
+            return None
+        import cv2
+
+        return cv2.imdecode(np.frombuffer(latest[1], np.uint8), cv2.IMREAD_COLOR)
+
+    def _apply_corrections(self, tiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        fixes = self.corrections()
+        out = []
+        for t in tiles:
+            t = dict(t)
+            t.setdefault("corrected", False)
+            if t["id"] in fixes:
+                t["code"], t["corrected"], t["confidence"] = fixes[t["id"]], True, 1.0
+            out.append(t)
+        return out
+
+
+def low_confidence_problems(tiles: list[dict[str, Any]], threshold: float = 0.6) -> list[str]:
+    return [f"Tile {t['id']} was read as {t['code']} with low confidence ({t['confidence']:.2f}): tap it to "
+            "check or correct it." for t in tiles if not t.get("corrected") and t.get("confidence", 1) < threshold]
+
+
+# ------------------------------------------------------------------------------------------------
+# The scripted demo
+
+
+def load_demo(path: str | Path | None = None) -> tuple[dict[str, Any], list[bytes]]:
+    """The bundled demo (``demo.json`` and its frames); run ``python -m webui.demo.make_demo`` to rebuild."""
+    root = Path(path) if path is not None else DEMO_DIR
+    doc = json.loads((root / "demo.json").read_text())
+    frames = [(root / s["frame"]).read_bytes() for s in doc["steps"]]
+    return doc, frames
+
+
+def rebuild_state(truth: dict[str, Any], ids: dict[str, Any], code_of: dict[str, str]) -> dict[str, Any]:
+    """The table state JSON with every tile replaced by the code read for its tile id."""
+    state = copy.deepcopy(truth)
+
+    def code(tid: str | None, fallback: str | None) -> str | None:
+        return code_of.get(tid, fallback) if tid else fallback
+
+    for s, sid in zip(state["seats"], ids["seats"], strict=True):
+        concealed = "".join(code(t, "") or "" for t in sid["concealed"])
+        melds = re.findall(r"[\[\{\(][^\]\}\)]*[\]\}\)]", s["hand"])
+        new_melds = []
+        for m, meld_ids in zip(melds, sid["melds"], strict=True):
+            suffix = re.search(r"(@\d+)?\+?[\]\}\)]$", m).group(0)
+            new_melds.append(m[0] + "".join(code(t, "") or "" for t in meld_ids) + suffix)
+        bonus = s["hand"].split("|", 1)[1].strip() if "|" in s["hand"] else ""
+        s["hand"] = " ".join(p for p in [concealed, *new_melds] if p) + (f" | {bonus}" if bonus else "")
+        discards = []
+        for d, tid in zip(s["discards"], sid["discards"], strict=True):
+            if isinstance(d, str):
+                discards.append(code(tid, d))
+            else:
+                discards.append({**d, "tile": code(tid, d["tile"])})
+        s["discards"] = discards
+    state["dora_indicators"] = "".join(code(t, "") or "" for t in ids["dora_indicators"])
+    if state.get("last_tile"):
+        state["last_tile"] = code(ids.get("last_tile"), state["last_tile"])
+    if state.get("drawn_tile"):
+        state["drawn_tile"] = code(ids.get("drawn_tile"), state["drawn_tile"])
+    return state
+
+
+class ScriptedDemoFeed(TableFeed):
+    """Plays the bundled demo hand with no camera: one rendered frame per step, ``step_seconds`` apart.
+
+    ``loop``: start over after the last step (which is held ``hold_steps`` times longer). ``auto``
+    False: stay on a step until :meth:`goto` (tests). Frames are republished at ``fps`` so that MJPEG
+    viewers see a live stream; the snapshot changes only when the step or a correction changes it.
+    ``live_frames``: like a camera, every frame is a new JPEG (the frame number and time stamped in a
+    corner, encoded in the loop) — what :mod:`webui.bench_live` loads the server with.
+    """
+
+    name = "demo"
+
+    def __init__(self, path: str | Path | None = None, *, step_seconds: float = 2.0, fps: float = 10.0,
+                 loop: bool = True, hold_steps: float = 4.0, auto: bool = True, start_step: int = 0,
+                 live_frames: bool = False) -> None:
+        super().__init__(fps)
+        self.doc, self._frames = load_demo(path)
+        self.steps = self.doc["steps"]
+        self.step_seconds = float(step_seconds)
+        self.loop = loop
+        self.hold_steps = float(hold_steps)
+        self.auto = auto
+        self._step = -1
+        self._goto = start_step
+        self._step_started = time.monotonic()
+        self._step_time = time.time()
+        self._state_name = "live"
+        self._last_valid: dict[str, Any] | None = None
+        self.live_frames = live_frames
+        self._decoded: tuple[int, np.ndarray] | None = None
+
+    @property
+    def step(self) -> int:
+        return self._step
+
+    def goto(self, step: int) -> None:
+        """Jump to a step (shown by the next loop iteration)."""
+        if not 0 <= step < len(self.steps):
+            raise ValueError(f"step {step}: the demo has steps 0-{len(self.steps) - 1}")
+        with self._lock:
+            self._goto = step
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        with self._lock:
+            target, self._goto = self._goto, None
+        if target is None and self.auto and self._step >= 0:
+            hold = self.step_seconds * (self.hold_steps if self._step == len(self.steps) - 1 else 1.0)
+            if now - self._step_started >= hold:
+                target = self._step + 1
+                if target >= len(self.steps):
+                    target = 0 if self.loop else self._step
+        if target is not None and target != self._step:
+            with self._rebuild_lock:
+                self._step, self._step_started, self._step_time = target, now, time.time()
+                self._rebuild()
+        elif target is not None:
+            self._step_started = now
+        # the camera "captures" the current step's frame now
+        captured = time.time()
+        if not self.live_frames:
+            self._publish_frame(self._frames[self._step], captured)
+            return
+        import cv2
+
+        if self._decoded is None or self._decoded[0] != self._step:
+            self._decoded = (self._step, cv2.imdecode(np.frombuffer(self._frames[self._step], np.uint8),
+                                                      cv2.IMREAD_COLOR))
+        image = self._decoded[1].copy()
+        cv2.putText(image, f"{self._frame_no + 1} {time.strftime('%H:%M:%S')}", (8, image.shape[0] - 10),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        self._publish_frame(buf.tobytes(), captured)
+
+    def _rebuild(self) -> None:
+        if self._step < 0:
+            return
+        step = self.steps[self._step]
+        tiles = self._apply_corrections([{k: v for k, v in t.items() if k != "truth"} for t in step["tiles"]])
+        code_of = {t["id"]: t["code"] for t in tiles}
+        problems = low_confidence_problems(tiles)
+        with self._lock:
+            variant, options = self._variant, dict(self._options)
+        state = rebuild_state(step["state"], step["ids"], code_of)
+        if variant != state["variant"]:
+            problems.append(f"The demo table plays {state['variant']}; the {variant} setting applies to typed "
+                            "hands, photos and the camera feed.")
+        elif options:
+            state["options"] = options
+        from assistant.table import TableState
+
+        try:
+            TableState.from_json(state)
+            self._last_valid = state
+        except ValueError as e:
+            problems.append(f"The table as read is impossible ({e}); showing the last consistent table.")
+            state = self._last_valid
+        win = None
+        if step.get("win") and state is not None:
+            win = {**step["win"], "tile": state.get("last_tile") or step["win"]["tile"]}
+        self._publish_snapshot({
+            "frame": self._frame_no + 1, "time": self._step_time, "size": self.doc["size"],
+            "camera": self.doc.get("camera", "demo"), "step": self._step, "steps": len(self.steps),
+            "tiles": tiles, "zones": step["zones"], "state": state, "event": step["event"], "win": win,
+            "problems": problems,
+        })
+
+
+# ------------------------------------------------------------------------------------------------
+# A real camera
+
+FrameAnalyzer = Callable[[np.ndarray, dict[str, str]], dict[str, Any]]
+"""``analyze(image_bgr, corrections) -> {"tiles", "zones", "state", "event", "win", "problems"}``: the
+detector + reconstruction + tracking; ``corrections`` (tile id -> code) must be applied to its output."""
+
+
+class CameraFeed(TableFeed):
+    """A camera index, video file, image folder or stream URL (:func:`vision.sources.open_source`).
+
+    ``analyze`` (see :data:`FrameAnalyzer`) turns a frame into tiles and a table state; without it the
+    page shows the camera with a "recognition models not installed" problem.
+    """
+
+    def __init__(self, source: str | int, analyze: FrameAnalyzer | None = None, *, fps: float = 10.0,
+                 jpeg_quality: int = 80, loop: bool = True, camera_key: str | None = None) -> None:
+        super().__init__(fps)
+        self.source_spec = source
+        self.analyze = analyze
+        self.jpeg_quality = jpeg_quality
+        self.name = f"camera {source}"
+        self.camera_key = camera_key or str(source)
+        self._loop_source = loop
+        self._source = None
+        self._last_index = -1
+        self._last_image: np.ndarray | None = None
+        self._last_result: dict[str, Any] = {}
+        self._last_time = time.time()
+
+    def start(self) -> TableFeed:
+        if self._source is None:
+            from vision.sources import open_source
+
+            self._source = open_source(self.source_spec, loop=self._loop_source, fps=self.fps)
+        return super().start()
+
+    def stop(self) -> None:
+        super().stop()
+        if self._source is not None:
+            self._source.stop()
+
+    def _tick(self) -> None:
+        import cv2
+
+        src = self._source
+        st = src.status()
+        self._state_name, self._message = st.state, st.message
+        frame = src.wait_frame(self._last_index, timeout=1.0 / self.fps)
+        if frame is None:
+            return
+        self._last_index = frame.index
+        captured = time.time() - (time.monotonic() - frame.timestamp)
+        ok, buf = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
+        if not ok:
+            return
+        result: dict[str, Any] = {}
+        if self.analyze is not None:
+            result = self.analyze(frame.image, self.corrections()) or {}
+        self._last_image, self._last_result, self._last_time = frame.image, result, captured
+        self._publish_frame(buf.tobytes(), captured)
+        changed = self.analyze is not None and self._content(result) != self._content(self._snapshot)
+        if changed or self._snapshot.get("size") == [0, 0]:
+            self._refresh()
+
+    @staticmethod
+    def _content(d: dict[str, Any]) -> tuple:
+        return (json.dumps(d.get("state"), sort_keys=True, default=str),
+                tuple((t.get("id"), t.get("code")) for t in d.get("tiles", [])), d.get("event"),
+                json.dumps(d.get("win"), sort_keys=True, default=str), tuple(d.get("problems", [])))
+
+    def _rebuild(self) -> None:
+        image = self._last_image
+        if image is None:
+            return
+        result = self._last_result
+        tiles = self._apply_corrections(result.get("tiles", []))
+        problems = list(result.get("problems", []))
+        if self.analyze is None:
+            problems.insert(0, "Recognition models not installed: showing the camera only. Type a hand on the "
+                               "photo page to analyse it.")
+        problems += low_confidence_problems(tiles)
+        self._publish_snapshot({
+            "frame": self._frame_no, "time": self._last_time, "size": [int(image.shape[1]), int(image.shape[0])],
+            "camera": self.camera_key, "tiles": tiles, "zones": result.get("zones", []),
+            "state": result.get("state"), "event": result.get("event", ""), "win": result.get("win"),
+            "problems": problems,
+        })
+
+
+__all__ = ["MODELS_MISSING", "CameraFeed", "FrameAnalyzer", "RecognitionUnavailable", "ScriptedDemoFeed",
+           "TableFeed", "default_analyze_image", "load_demo", "low_confidence_problems", "rebuild_state"]
