@@ -84,3 +84,14 @@ def test_options_that_change_shapes_and_tile_sets():
     assert get_variant("sanma").with_options({"red_fives": False}).red_fives == {}
     with pytest.raises(ValueError, match="unknown option"):
         hk.with_options({"no_such_option": 1})
+
+
+def test_option_values_are_checked_against_the_rules_choices():
+    sanma = get_variant("sanma")
+    assert sanma.option_choices["tsumo_mode"] == ("loss", "split")
+    assert sanma.with_options({"tsumo_mode": "split"}).options["tsumo_mode"] == "split"
+    with pytest.raises(ValueError, match='option .tsumo_mode. of sanma must be one of "loss", "split"; got "half"'):
+        sanma.with_options({"tsumo_mode": "half"})
+    for name in variant_names():  # every default is one of its own choices
+        v = get_variant(name)
+        assert all(v.options[k] in c for k, c in v.option_choices.items())

@@ -34,6 +34,7 @@ def variants_info() -> list[dict[str, Any]]:
         v = get_variant(name)
         out.append({"name": v.name, "title": v.title, "players": v.players,
                     "options": {k: _jsonable(val) for k, val in v.options.items()},
+                    "choices": {k: [_jsonable(c) for c in cs] for k, cs in v.option_choices.items()},
                     "tiles": tile_set(name)})
     return out
 

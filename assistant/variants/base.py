@@ -77,12 +77,20 @@ class RuleSystem:
     # option -> value -> changes to the definition's fields, for options that change the tile set or
     # the allowed shapes (e.g. korean-3p special_hands=seven_pairs adds seven pairs)
     structural_options: Mapping[str, Mapping[Any, Mapping[str, Any]]] = field(default_factory=dict)
+    # option -> the values a table may choose (the [opt] alternatives of the rules file), first = default
+    option_choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "copies", MappingProxyType(dict(self.copies)))
         object.__setattr__(self, "red_fives", MappingProxyType(dict(self.red_fives)))
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
         object.__setattr__(self, "structural_options", MappingProxyType(dict(self.structural_options)))
+        object.__setattr__(self, "option_choices", MappingProxyType(dict(self.option_choices)))
+        for key, choices in self.option_choices.items():
+            value = self.options.get(key)
+            values = value if isinstance(value, list) else [value]
+            if key not in self.options or any(v not in choices for v in values):
+                raise ValueError(f"{self.name}: option {key} value {value!r} not among {choices}")
         object.__setattr__(self, "special_hands", frozenset(self.special_hands))
         unknown = set(self.calls) - set(CALLS)
         if unknown:
@@ -138,6 +146,12 @@ class RuleSystem:
         unknown = [k for k in overrides if k not in self.options]
         if unknown:
             raise ValueError(f"unknown option(s) for {self.name}: {', '.join(unknown)}")
+        for key, value in overrides.items():
+            choices = self.option_choices.get(key)
+            values = value if isinstance(value, list) else [value]  # a table-defined list of choices
+            if choices is not None and any(v not in choices for v in values):
+                raise ValueError(f"option '{key}' of {self.name} must be one of "
+                                 f"{', '.join(json.dumps(c) for c in choices)}; got {json.dumps(value)}")
         key = (id(self), json.dumps(dict(overrides), sort_keys=True, default=str))
         cached = _OPTION_CACHE.get(key)
         if cached is not None:

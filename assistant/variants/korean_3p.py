@@ -17,6 +17,15 @@ KOREAN_3P = RuleSystem(
     scoring="assistant.scoring.korean_3p",
     rule_flags=frozenset({'rob_for_chow_only'}),
     structural_options={"special_hands": {"seven_pairs": {"special_hands": frozenset({"seven_pairs"})}}},
+    option_choices={
+        "dead_wall": (0, 14),
+        "direction": ("anticlockwise", "clockwise"),
+        "special_hands": ("none", "seven_pairs"),
+        "multi_win": ("nearest", "both"),
+        "sacred_discard": ("per_tile", "all_waits", "off"),
+        "flower_value": (1, 0),
+        "draw_dealer": ("stays", "passes"),
+    },
     options={
         "dead_wall": 0,
         "direction": "anticlockwise",

@@ -23,6 +23,13 @@ THREE_KAKI = RuleSystem(
     scoring="assistant.scoring.three_kaki",
     rule_flags=frozenset({'called_set_no_discard', 'kong_beats_pong', 'bonus_replacement_is_rinshan'}),
     liability_warning="trap",
+    option_choices={
+        "multi_win": ("nearest", "both"),
+        "small_dragons": ("inclusive", "additive"),
+        "pay_exposed_kong": ("each_1", "discarder_2"),
+        "bite_pairs": ("off", "each_1"),
+        "draw_dealer": ("stays", "passes"),
+    },
     options={
         "swap_from_others": False,
         "multi_win": "nearest",

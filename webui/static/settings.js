@@ -4,10 +4,15 @@
 let VARIANTS = [];
 let CURRENT = null;
 
-function optionInput(key, def, value) {
+function optionInput(key, def, value, choices) {
   const id = `opt-${key}`;
   let input;
-  if (typeof def === "boolean") {
+  if (choices && choices.length) {
+    // the rules file's alternatives: a menu, each value kept as JSON so numbers stay numbers
+    input = el("select", { id, "data-key": key, "data-type": "json" });
+    for (const c of choices) input.append(el("option", { value: JSON.stringify(c), text: String(c).replaceAll("_", " ") }));
+    input.value = JSON.stringify(value);
+  } else if (typeof def === "boolean") {
     input = el("input", { type: "checkbox", id, "data-key": key, "data-type": "bool", checked: value });
   } else if (typeof def === "number") {
     input = el("input", { type: "number", id, "data-key": key, "data-type": "number", value, step: "any" });
@@ -25,7 +30,7 @@ function drawOptions() {
   const box = clear(document.getElementById("options"));
   const chosen = CURRENT && CURRENT.variant === variant ? CURRENT.options : {};
   for (const [key, def] of Object.entries(v.options)) {
-    box.append(...optionInput(key, def, key in chosen ? chosen[key] : def));
+    box.append(...optionInput(key, def, key in chosen ? chosen[key] : def, (v.choices || {})[key]));
   }
   const me = clear(document.getElementById("me"));
   const winds = ["East", "South", "West", "North"];
