@@ -28,3 +28,114 @@ def register(sub) -> None:
     p.add_argument("--max-index", type=int, default=8)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_cameras)
+    register_models(sub)
+    register_reconstruction(sub)
+
+
+def register_models(sub) -> None:
+    """``detect`` and ``eval-models`` (tile recognition models)."""
+    from . import detect, eval_models
+
+    detect.register(sub)
+    eval_models.register(sub)
+
+
+def register_reconstruction(sub) -> None:
+    """``calibrate``, ``reconstruct`` and ``eval-reconstruction`` (table reconstruction)."""
+    from . import eval_reconstruction
+
+    p = sub.add_parser("calibrate", help="save or show a camera's table calibration")
+    p.add_argument("--camera-id", default="default")
+    p.add_argument("--corners", help='table corners in pixels, near-left near-right far-right far-left as seen '
+                                     'from the near player: "x,y x,y x,y x,y"')
+    p.add_argument("--image-size", help="WIDTHxHEIGHT of the camera frames (with --corners)")
+    p.add_argument("--table-mm", type=float, default=850.0, help="side of the playing surface (default 850)")
+    p.add_argument("--from-image", metavar="IMAGE", help="estimate from the tiles seen in this photo (recogniser)")
+    p.add_argument("--tile-mm", type=float, default=26.0, help="tile width for --from-image (default 26)")
+    p.add_argument("--dir", help="calibration folder (default $MAHJONG_CALIBRATION_DIR or "
+                                 "~/.config/mahjong-assistant/calibration)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_calibrate)
+
+    p = sub.add_parser("reconstruct", help="rebuild the table from a photo or from `detect --json` output")
+    p.add_argument("input", help="an image, or a JSON file written by `mahjong-assistant detect --json`")
+    p.add_argument("--variant", required=True, choices=eval_reconstruction.RULE_SYSTEMS)
+    p.add_argument("--camera-id", default="default", help="use this camera's saved calibration")
+    p.add_argument("--dir", help="calibration folder")
+    p.add_argument("--tile-mm", type=float, default=26.0, help="tile width when estimating from the tiles")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_reconstruct)
+    eval_reconstruction.register(sub)
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    w, h = text.lower().replace(",", "x").split("x")
+    return int(w), int(h)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    import sys
+
+    from . import calibration as C
+
+    try:
+        if args.corners:
+            if not args.image_size:
+                print("error: --corners needs --image-size WIDTHxHEIGHT", file=sys.stderr)
+                return 2
+            pts = [tuple(float(v) for v in c.split(",")) for c in args.corners.replace(";", " ").split()]
+            cal = C.from_corners(pts, _parse_size(args.image_size), args.table_mm, args.camera_id)
+        elif args.from_image:
+            from .inference import TileRecognizer, load_image
+
+            image = load_image(args.from_image)
+            tiles = TileRecognizer().recognize(image).tiles
+            cal = C.estimate_from_tiles(tiles, (image.shape[1], image.shape[0]), args.tile_mm, args.camera_id)
+        else:
+            cal = C.load(args.camera_id, args.dir)
+            if cal is None:
+                print(f"no calibration saved for camera {args.camera_id!r}", file=sys.stderr)
+                return 1
+            print(json.dumps(cal.to_dict(), indent=None if args.json else 2))
+            return 0
+    except (ValueError, FileNotFoundError, ImportError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    path = C.save(cal, args.dir)
+    if args.json:
+        print(json.dumps({"path": str(path), **cal.to_dict()}))
+    else:
+        print(f"calibration of camera {cal.camera_id!r} ({cal.source}) saved to {path}")
+    return 0
+
+
+def cmd_reconstruct(args: argparse.Namespace) -> int:
+    import sys
+
+    from . import calibration as C
+    from .reconstruct import reconstruct
+
+    try:
+        if args.input.lower().endswith(".json"):
+            with open(args.input) as fh:
+                data = json.load(fh)
+            tiles = data["tiles"] if isinstance(data, dict) else data
+            size = (int(data.get("width", 0)), int(data.get("height", 0))) if isinstance(data, dict) else (0, 0)
+        else:
+            from .inference import TileRecognizer, load_image
+
+            image = load_image(args.input)
+            tiles = TileRecognizer().recognize(image).tiles
+            size = (image.shape[1], image.shape[0])
+        cal = C.load(args.camera_id, args.dir)
+        if cal is None:
+            if not size[0]:
+                print("error: no saved calibration and no image size to estimate one", file=sys.stderr)
+                return 2
+            cal = C.estimate_from_tiles(tiles, size, args.tile_mm, args.camera_id)
+        obs = reconstruct(tiles, cal, args.variant)
+    except (ValueError, KeyError, OSError, ImportError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(obs.to_json() if args.json else obs.summary())
+    return 0

@@ -1,0 +1,226 @@
+"""Train the tile classifier (55 kinds + ``none``, plus a 0/180 flip head) and export it to ONNX.
+
+CPU recipe (2 cores, ~35 min; the shipped model):
+
+    python -m datasets.generate --out /tmp/mj/synth-train --count 1600 --seed 1 --quiet
+    python -m models.classifier_data --scenes /tmp/mj/synth-train --out /tmp/mj/cls-bank.npz \
+        --renders-per-code 300 --per-scene 25
+    python -m models.train_classifier --bank /tmp/mj/cls-bank.npz --steps 2400 --threads 2 \
+        --work ~/.cache/mahjong-assistant/train/classifier --export models/classifier.onnx
+
+GPU recipe: ``--recipe gpu`` (cuda, batch 512, 20,000 steps) on a bigger bank (more scenes, more renders).
+
+Model selection (which checkpoint is exported) uses the real-crops ``train`` + ``val`` splits, which the
+data rules allow for validation only; they are never trained on. The real-crops ``test`` split is not read.
+Deterministic: batch ``k`` is drawn from ``default_rng([seed, k])``; ``--work``/last.pt resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from models.nets import CROP_H, CROP_W, TileClassifier
+from models.train_detector import REAL_ROOT
+
+KIND_NAMES: tuple[str, ...]  # filled from the bank
+
+
+def load_real_crops(splits: tuple[str, ...], root: Path = REAL_ROOT / "real-crops") -> tuple[np.ndarray, list[str]]:
+    """Real crops of the given splits resized to 72x96 (BGR uint8) and their codes."""
+    xs, codes = [], []
+    labels = root / "labels.csv"
+    if not labels.is_file():
+        return np.zeros((0, CROP_H, CROP_W, 3), np.uint8), []
+    with open(labels, newline="") as fh:
+        for row in csv.DictReader(fh):
+            if row["split"] not in splits:
+                continue
+            img = cv2.imread(str(root / row["file"]))
+            if img is None:
+                continue
+            xs.append(cv2.resize(img, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA))
+            codes.append(row["tile_code"])
+    return np.stack(xs) if xs else np.zeros((0, CROP_H, CROP_W, 3), np.uint8), codes
+
+
+def augment(x: np.ndarray, rng: np.random.Generator, colour_free: np.ndarray | None = None,
+            grey_p: float = 0.12, permute_p: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Batch augmentation of upright crops [N, H, W, 3]: 180-degree flips (returned), shifts, colour, grey.
+
+    ``permute_p``: chance to permute the colour channels of crops whose kind does not depend on colour
+    (``colour_free`` [N] bool; red fives do): real sets print numerals in blue, red or black."""
+    n = len(x)
+    out = np.empty_like(x)
+    flip = rng.random(n) < 0.5
+    for i in range(n):
+        img = x[i]
+        dx, dy = rng.integers(-3, 4, 2)
+        s = rng.uniform(0.94, 1.06)
+        M = np.array([[s, 0, dx + (1 - s) * CROP_W / 2], [0, s, dy + (1 - s) * CROP_H / 2]], np.float32)
+        img = cv2.warpAffine(img, M, (CROP_W, CROP_H), borderMode=cv2.BORDER_REPLICATE)
+        if flip[i]:
+            img = img[::-1, ::-1]
+        out[i] = img
+    f = out.astype(np.float32)
+    f = f * rng.uniform(0.75, 1.2, (n, 1, 1, 1)) + rng.uniform(-20, 20, (n, 1, 1, 1))
+    grey = rng.random(n) < grey_p
+    f[grey] = f[grey].mean(-1, keepdims=True)
+    if permute_p > 0 and colour_free is not None:
+        for i in np.nonzero((rng.random(n) < permute_p) & colour_free)[0]:
+            f[i] = f[i][..., rng.permutation(3)]
+    return np.clip(f, 0, 255).astype(np.uint8), flip
+
+
+def to_tensor(x: np.ndarray) -> torch.Tensor:
+    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2)).astype(np.float32) / 255.0)
+
+
+@torch.no_grad()
+def predict(model: TileClassifier, x: np.ndarray, device: str = "cpu", bs: int = 256):
+    model.eval()
+    kinds, flips = [], []
+    for i in range(0, len(x), bs):
+        k, f = model(to_tensor(x[i:i + bs]).to(device))
+        kinds.append(k.argmax(1).cpu().numpy())
+        flips.append((f[:, 0] > 0).cpu().numpy())
+    model.train()
+    if not kinds:
+        return np.zeros(0, int), np.zeros(0, bool)
+    return np.concatenate(kinds), np.concatenate(flips)
+
+
+def export_onnx(model: TileClassifier, path: str, kinds: list[str]) -> None:
+    model = model.cpu().eval()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, (torch.zeros(1, 3, CROP_H, CROP_W),), path, opset_version=17,
+                      input_names=["crops"], output_names=["kind_logits", "flip_logit"],
+                      dynamic_axes={"crops": {0: "n"}, "kind_logits": {0: "n"}, "flip_logit": {0: "n"}},
+                      dynamo=False)
+    try:
+        import onnx
+
+        m = onnx.load(path)
+        entry = m.metadata_props.add()
+        entry.key, entry.value = "kinds", ",".join(kinds)
+        onnx.save(m, path)
+    except ImportError:  # metadata is a convenience; vision/inference.py knows the kinds
+        pass
+    print(f"exported {path} ({os.path.getsize(path) / 1e6:.2f} MB)", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bank", default="/tmp/mj/cls-bank.npz")
+    ap.add_argument("--work", default=str(Path.home() / ".cache/mahjong-assistant/train/classifier"))
+    ap.add_argument("--export", default="models/classifier.onnx")
+    ap.add_argument("--steps", type=int, default=2400)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--eval-every", type=int, default=200)
+    ap.add_argument("--stop-after", type=int, help="stop at this step (schedule still planned for --steps)")
+    ap.add_argument("--init", help="start from this checkpoint's weights (fine-tuning phase)")
+    ap.add_argument("--grey-p", type=float, default=0.12)
+    ap.add_argument("--permute-p", type=float, default=0.0, help="colour-channel permutation (not red fives)")
+    ap.add_argument("--recipe", choices=["cpu", "gpu"], default="cpu",
+                    help="gpu: cuda, batch 512, 20000 steps (overrides those options)")
+    args = ap.parse_args(argv)
+    if args.recipe == "gpu":
+        args.batch, args.steps = 512, 20000
+    device = "cuda" if args.recipe == "gpu" and torch.cuda.is_available() else "cpu"
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    work = Path(args.work).expanduser()
+    work.mkdir(parents=True, exist_ok=True)
+
+    bank = np.load(args.bank)
+    x_all, y_all, kinds = bank["x"], bank["y"].astype(np.int64), [str(k) for k in bank["kinds"]]
+    n_kinds = len(kinds)
+    none = kinds.index("none")
+    back = kinds.index("bk")
+    # class-balanced sampling weights (sqrt of inverse frequency)
+    counts = np.bincount(y_all, minlength=n_kinds).astype(np.float64)
+    w = 1.0 / np.sqrt(np.maximum(counts[y_all], 1))
+    w /= w.sum()
+    colour_free = ~np.isin(y_all, [kinds.index(c) for c in ("5m", "0m", "5p", "0p", "5s", "0s")])
+    rx, rcodes = load_real_crops(("train", "val"))
+    ry = np.array([kinds.index(c) for c in rcodes], np.int64)
+    print(f"bank {len(y_all)} crops, {n_kinds} kinds (min {counts.min():.0f}/kind); "
+          f"real validation crops {len(ry)}", flush=True)
+
+    model = TileClassifier(n_kinds).to(device)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    step, best = 0, -1.0
+    if args.init:
+        model.load_state_dict(torch.load(args.init, map_location=device, weights_only=False)["model"])
+        print(f"initialised from {args.init}", flush=True)
+    ckpt = work / "last.pt"
+    if ckpt.is_file():
+        state = torch.load(ckpt, map_location=device, weights_only=False)
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        step, best = state["step"], state.get("best", -1.0)
+        print(f"resumed from {ckpt} at step {step} (best real-val {best:.4f})", flush=True)
+    warm = min(150, args.steps // 10)
+    t0 = time.time()
+    model.train()
+    end = min(args.steps, args.stop_after or args.steps)
+    while step < end:
+        lr = args.lr * (step + 1) / warm if step < warm else \
+            args.lr * 0.5 * (1 + np.cos(np.pi * (step - warm) / max(1, args.steps - warm)))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        rng = np.random.default_rng([args.seed, step])
+        idx = rng.choice(len(y_all), args.batch, p=w)
+        xb, flip = augment(x_all[idx], rng, colour_free[idx], args.grey_p, args.permute_p)
+        yb = torch.from_numpy(y_all[idx]).to(device)
+        fb = torch.from_numpy(flip.astype(np.float32)).to(device)
+        fmask = ((yb != none) & (yb != back)).float()
+        k, f = model(to_tensor(xb).to(device))
+        l_kind = F.cross_entropy(k, yb, label_smoothing=0.05)
+        l_flip = (F.binary_cross_entropy_with_logits(f[:, 0], fb, reduction="none") * fmask).sum() \
+            / fmask.sum().clamp(min=1)
+        loss = l_kind + 0.5 * l_flip
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 20 == 0:
+            acc = (k.argmax(1) == yb).float().mean().item()
+            print(f"step {step}/{args.steps} loss {loss.item():.3f} kind {l_kind.item():.3f} "
+                  f"flip {l_flip.item():.3f} acc {acc:.3f} lr {lr:.2e} {time.time() - t0:.0f}s", flush=True)
+        if step % args.eval_every == 0 or step == end:
+            real_acc = float("nan")
+            if len(ry):
+                pk, _ = predict(model, rx, device)
+                real_acc = float((pk == ry).mean())
+                if real_acc >= best:
+                    best = real_acc
+                    torch.save({"model": model.state_dict(), "step": step, "real_val": real_acc,
+                                "kinds": kinds}, work / "best.pt")
+            print(f"eval step {step}: real train+val top-1 {real_acc:.4f} (best {best:.4f})", flush=True)
+            tmp = work / "last.pt.tmp"
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
+                        "args": vars(args), "kinds": kinds}, tmp)
+            os.replace(tmp, ckpt)
+    final = work / "best.pt" if (work / "best.pt").is_file() else ckpt
+    model.load_state_dict(torch.load(final, map_location=device, weights_only=False)["model"])
+    print(f"exporting {final}", flush=True)
+    if args.export:
+        export_onnx(model, args.export, kinds)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

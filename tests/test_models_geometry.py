@@ -1,0 +1,126 @@
+"""Pre/post-processing of the tile models on hand-made inputs (no model needed)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from vision import geometry as G
+
+
+def test_obb_quad_round_trip_and_corner_order():
+    obb = np.array([[100, 50, 30, 40, 0], [10, 20, 30, 40, 90], [0, 0, 20, 10, 217.5]], float)
+    q = G.obb_to_quad(obb)
+    # upright: TL is up-left, TR up-right, BR down-right, BL down-left (y grows downwards)
+    assert np.allclose(q[0], [[85, 30], [115, 30], [115, 70], [85, 70]])
+    # top pointing right: TL is at the top-right of the image box, TR bottom-right
+    assert np.allclose(q[1], [[30, 5], [30, 35], [-10, 35], [-10, 5]])
+    back = G.quad_to_obb(q)
+    assert np.allclose(back, obb, atol=1e-9)
+
+
+def test_rotation_quantisation():
+    assert list(G.rotation_of([0, 44, 46, 134, 181, 269, 316, 359])) == [0, 0, 90, 90, 180, 270, 0, 0]
+
+
+def test_quad_iou_and_matrix():
+    a = G.obb_to_quad(np.array([[0, 0, 10, 10, 0]]))[0]
+    assert G.quad_iou(a, a) == pytest.approx(1.0)
+    b = G.obb_to_quad(np.array([[5, 0, 10, 10, 0]]))[0]
+    assert G.quad_iou(a, b) == pytest.approx(50 / 150)
+    c = G.obb_to_quad(np.array([[0, 0, 10, 10, 45]]))[0]  # square rotated 45 degrees
+    inter = 100 * 4 * (math.sqrt(2) - 1) / 2  # regular octagon of a unit square and its 45-degree turn
+    assert G.quad_iou(a, c) == pytest.approx(inter / (200 - inter), rel=1e-6)
+    m = G.iou_matrix(np.stack([a, b]), np.stack([a, G.obb_to_quad(np.array([[100, 100, 5, 5, 0]]))[0]]))
+    assert m.shape == (2, 2) and m[0, 0] == pytest.approx(1) and m[:, 1].max() == 0
+
+
+def test_rotated_nms_keeps_best_of_overlaps():
+    obb = np.array([[0, 0, 10, 14, 0], [1, 0, 10, 14, 3], [30, 0, 10, 14, 90], [0, 0, 10, 14, 90]], float)
+    scores = np.array([0.6, 0.9, 0.5, 0.4])
+    keep = G.rotated_nms(G.obb_to_quad(obb), scores, 0.6)
+    assert list(keep) == [1, 2, 3]  # box 3 crosses box 1: IoU 100/180 < 0.6
+    assert len(G.rotated_nms(np.zeros((0, 4, 2)), np.zeros(0))) == 0
+
+
+def test_box_iou_and_greedy_match():
+    a = np.array([[0, 0, 10, 10], [20, 20, 30, 30]], float)
+    b = np.array([[0, 0, 10, 10], [21, 20, 31, 30], [100, 100, 101, 101]], float)
+    iou = G.box_iou(a, b)
+    assert iou[0, 0] == 1 and iou[1, 1] == pytest.approx(90 / 110)
+    assert G.greedy_match(iou, 0.5) == [(0, 0), (1, 1)]
+    assert G.greedy_match(np.zeros((0, 3)), 0.5) == []
+
+
+def test_letterbox_shapes_and_scale():
+    img = np.zeros((720, 1280, 3), np.uint8)
+    out, s = G.letterbox(img, 640)
+    assert out.shape == (384, 640, 3) and s == 0.5
+    out, s = G.letterbox(np.zeros((1, 1, 3), np.uint8), 640)
+    assert out.shape == (640, 640, 3)
+    t = G.to_input(out)
+    assert t.shape == (1, 3, 640, 640) and t.dtype == np.float32
+
+
+def _maps_with_tiles(tiles, hw=(24, 40)):
+    """Detector-like output maps with a peak per (cx, cy, w, h, theta, face_up) in input pixels."""
+    m = np.zeros((8,) + hw, np.float32)
+    m[0] = -8
+    for cx, cy, w, h, th, up in tiles:
+        gx, gy = (cx - 1.5) / 4, (cy - 1.5) / 4
+        ix, iy = int(round(gx)), int(round(gy))
+        m[0, iy, ix] = 4
+        m[1, iy, ix], m[2, iy, ix] = gx - ix, gy - iy
+        m[3, iy, ix], m[4, iy, ix] = math.log(w), math.log(h)
+        m[5, iy, ix], m[6, iy, ix] = math.cos(math.radians(2 * th)), math.sin(math.radians(2 * th))
+        m[7, iy, ix] = 5 if up else -5
+    return m
+
+
+def test_decode_maps_recovers_boxes_in_image_pixels():
+    tiles = [(41.5, 33.5, 20, 28, 0, True), (101.5, 61.5, 20, 28, 90, False), (121.5, 21.5, 20, 28, 150, True)]
+    out = G.decode_maps(_maps_with_tiles(tiles)[None], scale=0.5, threshold=0.5)
+    assert len(out["score"]) == 3
+    order = np.argsort(out["obb"][:, 0])
+    obb = out["obb"][order]
+    # input -> image pixels: (x + 0.5) / 0.5 - 0.5
+    assert np.allclose(obb[:, 0], [83.5, 203.5, 243.5], atol=1e-3)
+    assert np.allclose(obb[:, 2:4], [[40, 56]] * 3, atol=1e-3)
+    assert np.allclose(obb[:, 4], [0, 90, 150], atol=1e-3)
+    assert list(out["face_up"][order] > 0.5) == [True, False, True]
+    empty = G.decode_maps(np.full((8, 10, 10), -9, np.float32), 1.0, 0.3)
+    assert empty["quad"].shape == (0, 4, 2)
+
+
+def test_find_peaks_local_maxima_only():
+    h = np.zeros((5, 5))
+    h[1, 1], h[1, 2], h[3, 3] = 0.9, 0.8, 0.7
+    ys, xs = G.find_peaks(h, 0.5)
+    assert list(zip(ys, xs, strict=False)) == [(1, 1), (3, 3)]
+
+
+def test_warp_crops_is_upright_for_any_rotation():
+    img = np.zeros((200, 200, 3), np.uint8)
+    img[60:140, 70:130] = 255           # a 60x80 white face ...
+    img[60:80, 70:130] = (0, 0, 255)    # ... with a red top band
+    up = G.warp_crops(img, np.array([[99.5, 99.5, 60, 80, 0]]))[0]
+    assert up.shape == (96, 72, 3)
+    assert up[5, 36, 2] > 200 and up[5, 36, 1] < 50       # red at the top
+    assert up[90, 36].min() > 200                          # white at the bottom
+    rot = np.ascontiguousarray(np.rot90(img, -1))          # turned clockwise: the top now points right
+    c = G.warp_crops(rot, np.array([[99.5, 99.5, 60, 80, 90]]))[0]
+    assert np.abs(c.astype(int) - up.astype(int)).mean() < 3
+
+
+def test_softmax_topk():
+    p = G.softmax(np.array([[0.0, 1.0, 2.0, 3.0]]))
+    assert p.sum() == pytest.approx(1)
+    idx, val = G.topk(p, 3)
+    assert list(idx[0]) == [3, 2, 1] and val[0, 0] == pytest.approx(p[0, 3])
+
+
+def test_angle_ok_tolerates_quantisation_boundary():
+    from vision.eval_models import angle_ok
+
+    assert angle_ok(47, 44) and angle_ok(359, 2) and not angle_ok(100, 40)
+    assert angle_ok(181, 0, back=True) and not angle_ok(181, 0)

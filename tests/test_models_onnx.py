@@ -1,0 +1,83 @@
+"""The shipped ONNX models: they load, give the documented shapes, and work on a generated scene."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ort = pytest.importorskip("onnxruntime")
+
+from vision import geometry as G  # noqa: E402
+from vision.eval_models import angle_ok  # noqa: E402
+from vision.inference import CLASSIFIER_PATH, DETECTOR_PATH, KINDS, TileRecognizer  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file()),
+                                reason="models not trained/exported yet")
+
+
+@pytest.fixture(scope="module")
+def rec():
+    return TileRecognizer()
+
+
+def test_models_are_small():
+    total = DETECTOR_PATH.stat().st_size + CLASSIFIER_PATH.stat().st_size
+    assert total <= 25 * 1024 * 1024
+
+
+def test_detector_output_shape(rec):
+    x = np.zeros((1, 3, 384, 640), np.float32)
+    (maps,) = rec.det.run(None, {"image": x})
+    assert maps.shape == (1, 8, 96, 160) and maps.dtype == np.float32
+    assert [i.name for i in rec.det.get_inputs()] == ["image"]
+
+
+def test_classifier_output_shapes(rec):
+    crops = np.zeros((5, 96, 72, 3), np.uint8)
+    probs, flip = rec.classify(crops)
+    assert probs.shape == (5, len(KINDS)) == (5, 56) and flip.shape == (5,)
+    assert np.allclose(probs.sum(1), 1)
+    logits, flip_logit = rec.cls.run(None, {"crops": G.to_input(crops)})
+    assert logits.shape == (5, 56) and flip_logit.shape == (5, 1)
+
+
+@pytest.fixture(scope="module")
+def scene():
+    from datasets.generate import scene_seed
+    from datasets.scene import SceneConfig, SceneGenerator
+
+    # master seed 9001 = the held-out range (training used master seed 1)
+    return SceneGenerator(SceneConfig()).generate(scene_seed(9001, 1000))
+
+
+def test_generated_scene_detect_and_classify(rec, scene):
+    labels = [t for t in scene.labels if t.occluded <= 0.3 and min(G.quad_to_obb(np.array([t.corners]))[0, 2:4]) > 12]
+    assert len(labels) >= 10
+    res = rec.recognize(scene.image)
+    gq = np.array([t.corners for t in labels])
+    pq = np.array([t.corners for t in res.tiles]).reshape(-1, 4, 2)
+    pairs = G.greedy_match(G.iou_matrix(pq, gq), 0.5)
+    assert len(pairs) >= 0.8 * len(labels), f"found {len(pairs)} of {len(labels)}"
+    right = sum(res.tiles[p].code == labels[g].code for p, g in pairs)
+    assert right >= 0.8 * len(pairs), f"{right} of {len(pairs)} named right"
+    up = [(p, g) for p, g in pairs if labels[g].code != "bk"]
+    # the face's up direction within 45 degrees of the label (quantised values differ near 45 degrees)
+    rot_ok = sum(angle_ok(res.tiles[p].angle, labels[g].angle) for p, g in up)
+    assert rot_ok >= 0.8 * len(up)
+
+
+def test_classifier_on_ground_truth_crops(rec, scene):
+    labels = [t for t in scene.labels if t.occluded <= 0.1]
+    crops = G.warp_crops(scene.image, G.quad_to_obb(np.array([t.corners for t in labels])))
+    probs, flip = rec.classify(crops)
+    pred = [KINDS[k] for k in probs.argmax(1)]
+    acc = np.mean([p == t.code for p, t in zip(pred, labels, strict=False)])
+    assert acc >= 0.85
+    faces = np.array([t.code != "bk" for t in labels])
+    assert np.mean(flip[faces] < 0.5) >= 0.9
+    _, flip180 = rec.classify(np.ascontiguousarray(crops[:, ::-1, ::-1]))
+    assert np.mean(flip180[faces] > 0.5) >= 0.9
+
+
+def test_models_dir_is_package_data():
+    assert Path(DETECTOR_PATH).parent.name == "models"

@@ -1,0 +1,180 @@
+"""Table reconstruction on hand-built tables: meld sources from the sideways tile, riichi, added and
+concealed kongs, Hong Kong's centre pool, Fei in sets, and impossible observations with their messages."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets.layout import TileDims
+from datasets.table_scene import (
+    MeldTruth,
+    SeatTruth,
+    TableTruth,
+    _notation,
+    label_tiles,
+    layout_table,
+    noisy_detections,
+    sideways_index,
+    table_camera,
+)
+from vision.calibration import from_camera
+from vision.observation import OBSERVATION_SCHEMA, TableObservation
+from vision.reconstruct import reconstruct
+
+DIMS = TileDims(26.0, 35.0, 19.0)
+
+
+def meld(tiles, source=None, kind="pong", added=None, concealed=False, stands=None, players=3, hk=False):
+    side = None if concealed else sideways_index(source, len(tiles), players)
+    faces = ([True, False, False, True] if hk else [False, True, True, False]) if concealed else [True] * len(tiles)
+    m = MeldTruth(kind, list(tiles), list(stands or [t.replace("0", "5") for t in tiles]), faces, side, source,
+                  added, concealed)
+    m.notation = _notation(m)
+    return m
+
+
+def read(truth: TableTruth, seed: int = 0, view: str = "overhead", noise: float = 0.03, edit=None):
+    """Lay out ``truth``, look at it, (optionally edit the detections) and reconstruct."""
+    rng = np.random.default_rng(seed)
+    placements, geo = layout_table(truth, DIMS, rng)
+    pts = np.array([c for p in placements for c in (DIMS.corners() @ p.R.T + p.center)])
+    cam = table_camera(view, rng, geo, 1280, 720, points=pts)
+    labels = label_tiles(placements, cam, DIMS)
+    dets = noisy_detections(labels, rng, sigma=noise)
+    if edit is not None:
+        edit(dets, labels)
+    return reconstruct(dets, from_camera(cam.K, cam.R, cam.t, (1280, 720)), truth.variant), labels
+
+
+def sanma_table(melds0=(), riichi=None, discards=None, norths=()):
+    hand0 = ["1p", "2p", "3p", "4p", "6p", "7p", "8p", "9p", "1s", "2s", "3s", "5z", "5z"][: 13 - 3 * len(melds0)]
+    seats = [
+        SeatTruth(0, hand0, "face_up", False, list(melds0), discards or ["9m", "1z", "2z", "7s", "8s", "1s", "6z"],
+                  riichi, [], list(norths)),
+        SeatTruth(1, ["bk"] * 13, "face_down", False, [], ["1m", "3z"]),
+        SeatTruth(2, ["bk"] * 13, "face_down", False, [], ["4s"]),
+    ]
+    return TableTruth("sanma", 3, seats, dora=["3s"], wall_tiles=40)
+
+
+def test_meld_sources_three_players():
+    melds = [meld(["7z", "7z", "7z"], source=1), meld(["6z", "6z", "6z"], source=2)]
+    obs, _ = read(sanma_table(melds))
+    s0 = obs.seat(0)
+    assert [(m.type, m.sideways, m.source) for m in s0.melds] == [("pong", 0, 1), ("pong", 2, 2)]
+    assert [m.notation for m in s0.melds] == ["[777z@1]", "[666z@2]"]
+    # position 0's previous player in turn order is position 2 (3 players sit at 0, 1, 2), the next one 1
+    assert [m.source_position for m in s0.melds] == [2, 1]
+    assert obs.dora_indicators == ["3s"]
+    assert not obs.problems
+
+
+def test_meld_sources_four_players_and_chow():
+    hand = ["1m", "2m", "3m", "9s"]
+    melds = [meld(["5s", "4s", "6s"], source=1, kind="chow", players=4, stands=["5s", "4s", "6s"]),
+             meld(["2z", "2z", "2z"], source=2, players=4),
+             meld(["3z", "3z", "3z", "3z"], source=3, kind="kong", players=4)]
+    seats = [SeatTruth(0, hand, "face_up", False, melds), SeatTruth(1, ["bk"] * 13, "face_down", False),
+             SeatTruth(2, ["bk"] * 13, "face_down", False), SeatTruth(3, ["bk"] * 13, "face_down", False)]
+    truth = TableTruth("hong-kong", 4, seats, centre_discards=["1p", "9p", "7z", "7z", "2s"], wall_tiles=60)
+    obs, _ = read(truth, seed=3, view="oblique")
+    s0 = obs.seat(0)
+    assert [(m.type, m.sideways, m.source, m.source_position) for m in s0.melds] == [
+        ("chow", 0, 1, 3), ("pong", 1, 2, 2), ("kong", 3, 3, 1)]
+    assert [m.notation for m in s0.melds] == ["{456s@1}", "[222z@2]", "[3333z@3]"]
+    assert obs.centre_discards == ["1p", "9p", "2s", "7z", "7z"]     # unordered pool, canonical order
+    assert all(not s.discards for s in obs.seats)
+    assert not obs.problems
+
+
+def test_riichi_tile_and_discard_order():
+    discards = ["9m", "1z", "2z", "7s", "8s", "9s", "6z", "1p", "3s"]
+    obs, _ = read(sanma_table(riichi=7, discards=discards), seed=5, view="seat")
+    s0 = obs.seat(0)
+    assert s0.discards == discards           # rows of six, left to right, first row nearest the centre
+    assert s0.riichi == 7
+    assert not obs.problems
+
+
+def test_added_and_concealed_kongs():
+    melds = [meld(["5p", "0p", "5p"], source=2, kind="kong", added="5p"), meld(["9s"] * 4, concealed=True, kind="kong")]
+    obs, _ = read(sanma_table(melds, norths=["4z"]), seed=7)
+    s0 = obs.seat(0)
+    m0, m1 = s0.melds
+    assert (m0.type, m0.added, m0.source, m0.sideways) == ("kong", "5p", 2, 2)
+    assert m0.notation == "[0555p@2+]"
+    assert (m1.type, m1.concealed, m1.tiles) == ("kong", True, ["bk", "9s", "9s", "bk"])
+    assert m1.notation == "(9999s)"
+    assert s0.norths == ["4z"]
+    assert len(s0.hand) + 3 * len(s0.melds) == 13
+    assert not obs.problems
+
+
+def test_hong_kong_concealed_kong_shows_middle_backs():
+    melds = [meld(["8m"] * 4, concealed=True, kind="kong", players=4, hk=True)]
+    seats = [SeatTruth(0, ["1p", "1p", "2s", "3s", "4s", "5z", "5z", "6z", "6z", "7z"], "face_up", False, melds,
+                       bonus=["1f", "3g"]),
+             SeatTruth(1, ["bk"] * 13, "face_down", False), SeatTruth(2, ["bk"] * 13, "face_down", False),
+             SeatTruth(3, ["bk"] * 13, "face_down", False)]
+    obs, _ = read(TableTruth("hong-kong", 4, seats, centre_discards=["4p"], wall_tiles=70), seed=11)
+    m = obs.seat(0).melds[0]
+    assert m.tiles == ["8m", "bk", "bk", "8m"] and m.concealed and m.notation == "(8888m)"
+    assert obs.seat(0).bonus == ["1f", "3g"]
+
+
+def test_three_kaki_fei_in_a_chow_stands_for_its_place():
+    # claimed 4p sideways, then 5p and a Fei: the Fei sits after 5p, so it is the 6p
+    m = meld(["4p", "5p", "jk"], source=1, kind="chow", stands=["4p", "5p", "6p"])
+    seats = [SeatTruth(0, ["1p", "1p", "2p", "3p", "9p", "9p", "1z", "2z", "3z", "jk"], "face_up", False, [m],
+                       bonus=["jk", "2a"]),
+             SeatTruth(1, ["bk"] * 13, "face_down", False), SeatTruth(2, ["bk"] * 13, "face_down", False)]
+    obs, _ = read(TableTruth("three-kaki", 3, seats, wall_tiles=30), seed=2)
+    got = obs.seat(0).melds[0]
+    assert got.stands_for == ["4p", "5p", "6p"] and got.notation == "{45p jk=6p@1}"
+    assert obs.seat(0).bonus == ["jk", "2a"]          # a sunk Fei and an animal
+    assert not obs.problems
+
+
+def _set_code(dets, labels, role, code):
+    for d, lab in zip(dets, labels, strict=False):
+        if lab["role"][: len(role)] == list(role):
+            d["code"] = code
+            return
+    raise AssertionError(f"no tile with role {role}")
+
+
+def test_fifth_copy_is_flagged():
+    truth = sanma_table(discards=["7z", "7z", "7z", "7z", "1s", "2s"])
+    obs, _ = read(truth, edit=lambda d, lab: _set_code(d, lab, ("discard", 0, 4), "7z"))
+    kinds = [p.kind for p in obs.problems]
+    assert "too_many_copies" in kinds
+    msg = next(p.message for p in obs.problems if p.kind == "too_many_copies")
+    assert "fifth copy of 7z" in msg.lower() and "discards of position 0" in msg
+
+
+def test_tile_the_rule_system_lacks_is_flagged():
+    obs, _ = read(sanma_table(), edit=lambda d, lab: _set_code(d, lab, ("discard", 1, 0), "5m"))
+    msgs = [p.message for p in obs.problems if p.kind == "not_in_set"]
+    assert msgs and "5m is not in the sanma tile set" in msgs[0]
+    obs, _ = read(sanma_table(), edit=lambda d, lab: _set_code(d, lab, ("discard", 0, 0), "jk"))
+    assert any(p.kind == "not_in_set" and "jk" in p.message for p in obs.problems)
+
+
+def test_hand_of_the_wrong_size_is_flagged():
+    def drop_hand_tile(dets, labels):
+        i = next(i for i, lab in enumerate(labels) if lab["role"][:3] == ["hand", 0, 4])
+        del dets[i]
+        del labels[i]
+
+    obs, _ = read(sanma_table(), edit=drop_hand_tile)
+    p = next(p for p in obs.problems if p.kind == "hand_size")
+    assert p.position == 0 and "12 tile(s) in hand" in p.message and "13" in p.message
+
+
+def test_observation_json_round_trip_and_schema():
+    obs, _ = read(sanma_table([meld(["7z", "7z", "7z"], source=1)]))
+    d = obs.to_dict()
+    assert TableObservation.from_dict(d).to_dict() == d
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(d, OBSERVATION_SCHEMA)

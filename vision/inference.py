@@ -1,0 +1,294 @@
+"""Tile recognition with the shipped ONNX models: oriented detection, then one batched classification.
+
+``TileRecognizer`` creates each onnxruntime session once (CPU, 2 threads by default) and reuses it::
+
+    rec = TileRecognizer()
+    tiles = rec.recognize(bgr_image)   # list of dicts, see ``Tile.to_dict``
+
+All pre/post-processing lives in :mod:`vision.geometry` (pure numpy, tested without a model).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from . import geometry as G
+
+MODELS_DIR = Path(os.environ.get("MAHJONG_MODELS", Path(__file__).resolve().parents[1] / "models"))
+DETECTOR_PATH = MODELS_DIR / "detector.onnx"
+CLASSIFIER_PATH = MODELS_DIR / "classifier.onnx"
+
+#: classifier classes: the 55 codes of datasets.codes.TILE_CODES (canonical order) + "none" (not a tile)
+KINDS: tuple[str, ...] = (
+    "1m", "2m", "3m", "4m", "0m", "5m", "6m", "7m", "8m", "9m",
+    "1p", "2p", "3p", "4p", "0p", "5p", "6p", "7p", "8p", "9p",
+    "1s", "2s", "3s", "4s", "0s", "5s", "6s", "7s", "8s", "9s",
+    "1z", "2z", "3z", "4z", "5z", "6z", "7z",
+    "1f", "2f", "3f", "4f", "1g", "2g", "3g", "4g", "1a", "2a", "3a", "4a", "1h", "2h", "3h", "4h",
+    "jk", "bk", "none",
+)
+NONE_INDEX = KINDS.index("none")
+BACK_INDEX = KINDS.index("bk")
+
+DETECT_LONG_SIDE = 640
+DETECT_SCALES: tuple[int, ...] = (640, 320)  # long sides the detector runs at (see detect_boxes)
+COARSE_MIN_SIDE = 16.0  # input pixels: the smallest face a coarser scale may add
+MAX_PIXELS = 80_000_000      # larger images are refused (decoding them alone takes seconds and GBs)
+MIN_SIDE = 16                # smaller images give an empty result
+
+
+class ImageError(ValueError):
+    """The input is not a usable image (message says why)."""
+
+
+def load_image(path: str | os.PathLike) -> np.ndarray:
+    """Read an image file as BGR uint8; grey, 16-bit and alpha images are converted. Raises ImageError."""
+    p = Path(path)
+    if not p.exists():
+        raise ImageError(f"{p}: no such file")
+    if not p.is_file():
+        raise ImageError(f"{p}: not a regular file")
+    data = p.read_bytes()
+    if not data:
+        raise ImageError(f"{p}: empty file")
+    return decode_image(data, str(p))
+
+
+def declared_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) an encoded image declares in its header, without decoding it (None if unknown)."""
+    try:
+        import io
+
+        from PIL import Image
+
+        with Image.open(io.BytesIO(data)) as im:
+            return int(im.width), int(im.height)
+    except ImportError:
+        pass
+    except Exception:  # noqa: BLE001 - not readable by Pillow: let OpenCV decide
+        return None
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] == b"\xff\xd8":  # JPEG: walk the segments to a start-of-frame marker
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                return None
+            marker, seg = data[i + 1], int.from_bytes(data[i + 2:i + 4], "big")
+            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+                return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+            i += 2 + seg
+    return None
+
+
+def decode_image(data: bytes, name: str = "image") -> np.ndarray:
+    """Decode encoded image bytes (see :func:`load_image`); images declaring over MAX_PIXELS are refused
+    before decoding."""
+    size = declared_size(data)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise ImageError(f"{name}: image too large ({size[0]}x{size[1]}, limit {MAX_PIXELS // 1_000_000} MP)")
+    buf = np.frombuffer(data, np.uint8)
+    try:
+        img = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+    except cv2.error as exc:  # e.g. over OpenCV's pixel limit
+        raise ImageError(f"{name}: cannot decode ({exc.msg.strip() if hasattr(exc, 'msg') else exc})") from None
+    if img is None:
+        raise ImageError(f"{name}: not an image (or an unsupported format / too large to decode)")
+    return normalize_image(img, name)
+
+
+def normalize_image(img: np.ndarray, name: str = "image") -> np.ndarray:
+    """Any decoded array -> BGR uint8 H x W x 3 (raises ImageError for unusable arrays)."""
+    a = np.asarray(img)
+    if a.ndim not in (2, 3) or a.size == 0:
+        raise ImageError(f"{name}: not an image array (shape {a.shape})")
+    if a.shape[0] * a.shape[1] > MAX_PIXELS:
+        raise ImageError(f"{name}: image too large ({a.shape[1]}x{a.shape[0]}, limit {MAX_PIXELS // 1_000_000} MP)")
+    if a.dtype == np.uint16:
+        a = (a >> 8).astype(np.uint8)
+    elif a.dtype != np.uint8:
+        a = np.clip(a.astype(np.float64) * (255.0 if a.max() <= 1.0 else 1.0), 0, 255).astype(np.uint8)
+    if a.ndim == 2:
+        a = cv2.cvtColor(a, cv2.COLOR_GRAY2BGR)
+    elif a.shape[2] == 1:
+        a = cv2.cvtColor(a[..., 0], cv2.COLOR_GRAY2BGR)
+    elif a.shape[2] == 4:
+        alpha = a[..., 3:4].astype(np.float32) / 255.0
+        a = np.clip(a[..., :3] * alpha + 255 * (1 - alpha), 0, 255).astype(np.uint8)  # onto white
+    elif a.shape[2] != 3:
+        raise ImageError(f"{name}: unsupported channel count {a.shape[2]}")
+    return np.ascontiguousarray(a)
+
+
+@dataclass
+class Tile:
+    """One recognised tile, in original image pixels."""
+
+    code: str
+    confidence: float                 # classifier probability of ``code``
+    top3: list[tuple[str, float]]     # best three tile kinds with probabilities
+    corners: np.ndarray               # [4, 2] TL, TR, BR, BL of the face as it reads upright
+    face_up: bool
+    rotation: int                     # 0/90/180/270: the face's up, clockwise from image-up
+    angle: float                      # same, unquantised degrees in [0, 360)
+    det_score: float                  # detector centre score
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "confidence": round(self.confidence, 4),
+                "top3": [{"code": c, "p": round(p, 4)} for c, p in self.top3],
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+                "face_up": self.face_up, "rotation": self.rotation, "angle": round(self.angle, 1),
+                "det_score": round(self.det_score, 4)}
+
+
+@dataclass
+class Result:
+    tiles: list[Tile]
+    width: int
+    height: int
+    timing_ms: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"width": self.width, "height": self.height, "count": len(self.tiles),
+                "tiles": [t.to_dict() for t in self.tiles],
+                "timing_ms": {k: round(v, 2) for k, v in self.timing_ms.items()}}
+
+
+def _session(path: Path, threads: int):
+    import onnxruntime as ort
+
+    if not path.is_file():
+        raise FileNotFoundError(f"model file {path} not found (train it: see models/MODEL_CARD.md)")
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+
+
+class TileRecognizer:
+    """Detector + classifier sessions, created once and reused for every frame."""
+
+    def __init__(self, detector: str | os.PathLike = DETECTOR_PATH, classifier: str | os.PathLike = CLASSIFIER_PATH,
+                 threads: int = 2, det_threshold: float = 0.3, nms_iou: float = 0.3, min_confidence: float = 0.0,
+                 scales: tuple[int, ...] = DETECT_SCALES):
+        self.det = _session(Path(detector), threads)
+        self.cls = _session(Path(classifier), threads)
+        self.scales = tuple(scales)
+        self.det_threshold = det_threshold
+        self.nms_iou = nms_iou
+        self.min_confidence = min_confidence
+        self._lock = threading.Lock()
+
+    # -- the two stages, usable separately -------------------------------------------------------
+    def detect_boxes(self, image: np.ndarray) -> dict[str, np.ndarray]:
+        """Oriented boxes (theta modulo 180) in original pixels: obb, quad, score, face_up.
+
+        The detector runs at each long side of ``self.scales``; boxes are merged by rotated NMS and boxes
+        lying inside a much larger confident box (a big tile's dots found at the finer scale) are dropped."""
+        parts = []
+        for long_side in self.scales:
+            inp, scale = G.letterbox(image, long_side)
+            maps = self.det.run(None, {"image": G.to_input(inp)})[0]
+            part = G.decode_maps(maps, scale, self.det_threshold, nms_iou=self.nms_iou)
+            if long_side < max(self.scales):  # coarser scales only add big tiles (>= 16 px short side there)
+                big = np.minimum(part["obb"][:, 2], part["obb"][:, 3]) * scale >= COARSE_MIN_SIDE
+                part = {k: v[big] for k, v in part.items()}
+            parts.append(part)
+        if len(parts) == 1:
+            return parts[0]
+        merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        keep = G.rotated_nms(merged["quad"], merged["score"], self.nms_iou)
+        merged = {k: v[keep] for k, v in merged.items()}
+        keep = G.suppress_contained(merged["quad"], merged["score"])
+        return {k: v[keep] for k, v in merged.items()}
+
+    def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Upright crops [N, 96, 72, 3] BGR uint8 -> (probabilities [N, 56], flip probability [N])."""
+        if len(crops) == 0:
+            return np.zeros((0, len(KINDS))), np.zeros(0)
+        logits, flip = self.cls.run(None, {"crops": G.to_input(crops)})
+        return G.softmax(logits, 1), G.sigmoid(flip[:, 0].astype(np.float64))
+
+    # -- the whole path -----------------------------------------------------------------------------
+    def recognize(self, image: np.ndarray, keep_none: bool = False) -> Result:
+        img = normalize_image(image)
+        h, w = img.shape[:2]
+        if min(h, w) < MIN_SIDE:
+            return Result([], w, h, {"total": 0.0})
+        with self._lock:
+            t0 = time.perf_counter()
+            boxes = self.detect_boxes(img)
+            t1 = time.perf_counter()
+            crops = G.warp_crops(img, boxes["obb"], G.CROP_SIZE)
+            probs, flip = self.classify(crops)
+            t2 = time.perf_counter()
+        tiles = assemble(boxes, probs, flip, keep_none, self.min_confidence)
+        t3 = time.perf_counter()
+        return Result(tiles, w, h, {"detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3,
+                                    "total": (t3 - t0) * 1e3})
+
+
+def assemble(boxes: dict[str, np.ndarray], probs: np.ndarray, flip: np.ndarray, keep_none: bool = False,
+             min_confidence: float = 0.0) -> list[Tile]:
+    """Combine detector boxes (theta mod 180) with classifier outputs into :class:`Tile` records."""
+    tiles = []
+    if len(probs) == 0:
+        return tiles
+    best = probs.argmax(1)
+    tile_probs = probs[:, :NONE_INDEX]
+    idx3, p3 = G.topk(tile_probs, 3)
+    for i in range(len(probs)):
+        k = int(best[i])
+        if k == NONE_INDEX and not keep_none:
+            continue
+        code = KINDS[k]
+        if probs[i, k] < min_confidence:
+            continue
+        obb = boxes["obb"][i].copy()
+        face_up = k != BACK_INDEX
+        if face_up and flip[i] > 0.5:
+            obb[4] = (obb[4] + 180.0) % 360.0
+        quad = G.obb_to_quad(obb[None])[0]
+        tiles.append(Tile(code=code, confidence=float(probs[i, k]),
+                          top3=[(KINDS[int(j)], float(p)) for j, p in zip(idx3[i], p3[i], strict=False)],
+                          corners=quad, face_up=face_up, rotation=int(G.rotation_of(obb[4])),
+                          angle=float(obb[4] % 360.0), det_score=float(boxes["score"][i])))
+    return tiles
+
+
+def draw_overlay(image: np.ndarray, tiles: list[Tile]) -> np.ndarray:
+    """A copy of ``image`` with each tile's quad (green face-up, blue face-down), its top edge thick, and code."""
+    out = normalize_image(image).copy()
+    scale = max(1.0, max(out.shape[:2]) / 1000)
+    for t in tiles:
+        q = np.round(t.corners).astype(np.int32)
+        colour = (0, 200, 0) if t.face_up else (230, 120, 0)
+        if t.confidence < 0.6:
+            colour = (0, 0, 230)
+        cv2.polylines(out, [q], True, colour, max(1, int(scale)), cv2.LINE_AA)
+        cv2.line(out, tuple(q[0]), tuple(q[1]), (0, 220, 255), max(2, int(2 * scale)), cv2.LINE_AA)
+        c = q.mean(0).astype(int)
+        cv2.putText(out, t.code, (int(c[0]) - 8, int(c[1]) + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale,
+                    (0, 0, 0), max(2, int(3 * scale)), cv2.LINE_AA)
+        cv2.putText(out, t.code, (int(c[0]) - 8, int(c[1]) + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale,
+                    (255, 255, 255), max(1, int(scale)), cv2.LINE_AA)
+    return out
+
+
+_DEFAULT: TileRecognizer | None = None
+
+
+def default_recognizer() -> TileRecognizer:
+    """Process-wide recogniser (sessions created on first use)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = TileRecognizer()
+    return _DEFAULT

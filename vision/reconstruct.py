@@ -1,0 +1,804 @@
+"""One frame's tile detections -> a :class:`~vision.observation.TableObservation`.
+
+Pipeline (all in table coordinates, see :mod:`vision.zones`):
+
+1. every detection (code, corners TL, TR, BR, BL of the face as it reads upright, face_up) is mapped through
+   the calibration onto the plane of lying tile faces: centre, "up" vector, width and height in mm;
+2. the tile size is the median of the mapped tiles; zones are fitted (wall ring from the lying backs, else
+   the discard rows) and each tile gets a position (pinwheel ownership) and a zone;
+3. per position, the **outer row** (hand, melds, bonus area) is read left to right from the owner's view
+   and split by a small dynamic programme into hand | melds | bonus: a meld is 3 tiles with one sideways
+   tile (chow or pong; an added kong has a 4th sideways tile lying beyond the sideways one), 4 tiles with
+   one sideways tile (kong from a discard), or ``bk X X bk`` / ``X bk bk X`` (concealed kong); gaps between
+   tiles, code validity and the 13/14 hand size weigh the choice;
+4. the **discard** band is cut into rows by distance from the centre (nearest row first) and read left to
+   right; the sideways tile is the riichi tile. Hong Kong's discards (anywhere inside the wall square) are
+   the unordered centre pool;
+5. face-up tiles on the **wall** ring are dora indicators (in wall order);
+6. the result is checked (copies, red fives, tile kinds of the rule system, hand sizes, meld shapes,
+   bonus tiles in the wrong place, riichi) and every finding becomes a plain-words problem.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .calibration import Calibration, apply_h
+from .observation import MeldObservation, Problem, SeatObservation, TableObservation
+from .zones import TableZones, from_seat, pinwheel_owner, to_seat, toward_centre
+
+BONUS_SUITS = "fgah"
+
+
+@dataclass
+class Piece:
+    """One detection in table coordinates."""
+
+    index: int
+    code: str
+    face_up: bool
+    confidence: float
+    xy: np.ndarray                 # centre on the lying-face plane (mm)
+    up: np.ndarray                 # mapped up vector (mm; its length is the mapped face height)
+    width: float                   # mapped face width (mm)
+    xy_top: np.ndarray | None = None   # centre if it lies on top of the wall (one thickness higher)
+    standing: bool = False         # mapped shape too tall for a lying tile: a standing hand tile
+    position: int = -1
+    zone: str = ""
+    x: float = 0.0                 # seat frame of the owner: along the row, to the owner's right
+    d: float = 0.0                 # distance from the centre towards the owner
+    turn: int = 0                  # quarter turns (counter-clockwise) of the face from upright for the owner
+    extra: Piece | None = None     # an added kong's fourth tile lying beyond this sideways tile
+    top3: list = field(default_factory=list)
+
+    @property
+    def sideways(self) -> bool:
+        return self.turn in (1, 3)
+
+    @property
+    def back(self) -> bool:
+        return self.code == "bk"
+
+
+def _get(det, name, default=None):
+    if isinstance(det, dict):
+        return det.get(name, default)
+    return getattr(det, name, default)
+
+
+def _is_bonus(code: str) -> bool:
+    return len(code) == 2 and code[1] in BONUS_SUITS
+
+
+def _plain(code: str) -> str:
+    return "5" + code[1] if len(code) == 2 and code[0] == "0" else code
+
+
+def _kind(code: str) -> int | None:
+    from assistant.tiles import Tile
+
+    try:
+        return Tile.from_code(code).kind
+    except Exception:
+        return None
+
+
+# --------------------------------------------------------------------------- mapping
+
+
+def map_detections(detections, calibration: Calibration, face_height: float | None = None) -> list[Piece]:
+    """Detections -> :class:`Piece` on the lying-face plane (``face_height`` mm above the table; default
+    0.72 x the measured tile width)."""
+    quads, meta = [], []
+    for i, det in enumerate(detections):
+        q = np.asarray(_get(det, "corners"), np.float64).reshape(4, 2)
+        quads.append(q)
+        conf = _get(det, "confidence", 1.0)
+        top3 = _get(det, "top3", []) or []
+        meta.append((i, str(_get(det, "code")), bool(_get(det, "face_up", _get(det, "code") != "bk")),
+                     float(conf if conf is not None else 1.0), list(top3)))
+    if not quads:
+        return []
+    quads = np.array(quads)
+    left, right = (quads[:, 0] + quads[:, 3]) / 2, (quads[:, 1] + quads[:, 2]) / 2
+    bottom, top = (quads[:, 2] + quads[:, 3]) / 2, (quads[:, 0] + quads[:, 1]) / 2
+    centre = quads.mean(1)
+    n = len(quads)
+
+    def project(H):
+        m = apply_h(H, np.concatenate([left, right, bottom, top, centre])).reshape(5, n, 2)
+        return m[4], m[3] - m[2], np.linalg.norm(m[1] - m[0], axis=1)
+
+    if face_height is None:
+        if calibration.tile_mm:
+            face_height = 0.72 * calibration.tile_mm[0]
+        else:
+            _, _, w0 = project(calibration.homography)
+            face_height = 0.72 * float(np.median(w0))
+    xy, up, width = project(calibration.homography_at(face_height))
+    xy_top = project(calibration.homography_at(2 * face_height))[0]
+    standing = standing_tiles(calibration, quads, xy, width, face_height)
+    return [Piece(i, code, fu, conf, xy[k], up[k], float(width[k]), xy_top[k], bool(standing[k]), top3=top3)
+            for k, (i, code, fu, conf, top3) in enumerate(meta)]
+
+
+def standing_tiles(calibration: Calibration, quads: np.ndarray, xy: np.ndarray, width: np.ndarray,
+                   face_height: float) -> np.ndarray:
+    """Which quads are standing tiles: their image "up" vector matches a vertical tile at that spot better
+    than any of the four ways a tile can lie flat there (needs the camera pose; without it, a mapped shape
+    much taller than a lying tile)."""
+    n = len(quads)
+    up_img = (quads[:, 0] + quads[:, 1]) / 2 - (quads[:, 3] + quads[:, 2]) / 2
+    tw = float(np.median(width)) if n else 26.0
+    th = 1.36 * tw
+    to_img = {z: np.linalg.inv(calibration.homography_at(z)) for z in (0.0, face_height, th)}
+    # standing: the face centre is about half a tile high; its up is the vertical
+    centre_img = quads.mean(1)
+    base = apply_h(calibration.homography_at(th / 2), centre_img)
+    v_stand = apply_h(to_img[th], base) - apply_h(to_img[0.0], base)
+    e_stand = np.minimum(np.linalg.norm(up_img - v_stand, axis=1), np.linalg.norm(up_img + v_stand, axis=1))
+    e_stand /= np.maximum(np.linalg.norm(v_stand, axis=1), 1e-6)
+    # lying (any turn): the up vector maps to a tile height on the face plane
+    up_table = apply_h(calibration.homography_at(face_height), centre_img + up_img / 2) - \
+        apply_h(calibration.homography_at(face_height), centre_img - up_img / 2)
+    e_lie = np.abs(np.linalg.norm(up_table, axis=1) / np.maximum(width, 1e-6) / 1.36 - 1)
+    return (e_stand < 0.35) & (e_lie > 0.15) & (e_stand < 0.6 * e_lie)
+
+
+def tile_size(pieces: list[Piece]) -> tuple[float, float]:
+    """(width, height) in mm: medians over tiles whose mapped shape looks like a lying tile."""
+    if not pieces:
+        return 26.0, 35.0
+    w = np.array([p.width for p in pieces])
+    h = np.array([np.linalg.norm(p.up) for p in pieces])
+    ratio = h / np.maximum(w, 1e-6)
+    ok = (ratio > 1.15) & (ratio < 1.65)
+    tw = float(np.median(w[ok] if ok.sum() >= 3 else w))
+    th = float(np.median(h[ok])) if ok.sum() >= 3 else 1.36 * tw
+    return tw, th
+
+
+# --------------------------------------------------------------------------- melds
+
+
+def _chow_ok(stands: list[str]) -> bool:
+    kinds = sorted(_kind(c) for c in stands)
+    if None in kinds:
+        return False
+    return kinds[0] < 27 and kinds[1] == kinds[0] + 1 and kinds[2] == kinds[0] + 2 and kinds[0] // 9 == kinds[2] // 9
+
+
+def resolve_meld(codes: list[str], sideways: int | None, extra: str | None, variant) -> tuple[str, list[str]] | None:
+    """(type, stands_for) of a shown group, or None when it is no set. A Fei (jk) stands for what its place
+    says: in a pong the pong's tile; in a chow the value that keeps the non-claimed tiles in ascending order."""
+    plain = [_plain(c) for c in codes]
+    real = [c for c in plain if c != "jk"]
+    if not real or "bk" in plain:
+        return None
+    if any(_is_bonus(c) for c in real):
+        return None
+    n_jk = len(plain) - len(real)
+    jokers_ok = variant is None or variant.has_jokers
+    if n_jk and (not jokers_ok or n_jk > 1 or len(plain) != 3):
+        return None
+    if sideways is not None and plain[sideways] == "jk":
+        return None
+    if len(set(real)) == 1:
+        base = real[0]
+        if len(plain) == 3 and extra is None:
+            return "pong", [base] * 3
+        if extra is not None and _plain(extra) == base and len(plain) == 3 and n_jk == 0:
+            return "kong", [base] * 3
+        if len(plain) == 4 and n_jk == 0 and extra is None:
+            return "kong", [base] * 4
+        if len(plain) == 3 and extra is not None:
+            return None
+    if len(plain) != 3 or extra is not None:
+        return None
+    if n_jk == 0:
+        return ("chow", plain) if _chow_ok(plain) else None
+    # a chow with one Fei: try every value, keep the one consistent with the layout order
+    j = plain.index("jk")
+    suit = real[0][1]
+    if suit not in "mps" or any(c[1] != suit for c in real):
+        return None
+    for rank in range(1, 10):
+        cand = list(plain)
+        cand[j] = f"{rank}{suit}"
+        if not _chow_ok(cand):
+            continue
+        rest = [c for k, c in enumerate(cand) if k != sideways]
+        if rest == sorted(rest, key=lambda c: _kind(c)):
+            return "chow", cand
+    return None
+
+
+def _source_of(index: int, size: int, players: int) -> int | None:
+    if index == 0:
+        return 1
+    if players == 4 and index == 1:
+        return 2
+    if index == size - 1:
+        return players - 1
+    return None
+
+
+def _meld_notation(m: MeldObservation) -> str:
+    from assistant.hand import make_meld
+    from assistant.tiles import Tile
+
+    try:
+        if m.concealed:
+            x = next(c for c in m.tiles if c != "bk")
+            tiles = [Tile.from_code(c if c != "bk" else _plain(x)) for c in m.tiles]
+            return make_meld(tiles, concealed=True).format()
+        tiles = [Tile.from_code(c) for c in m.tiles]
+        stands = [Tile.from_code(c) for c in m.stands_for]
+        if m.added:
+            tiles.append(Tile.from_code(m.added))
+            stands.append(Tile.from_code(_plain(m.added)))
+        return make_meld(tiles, stands, added=bool(m.added), source=m.source).format()
+    except Exception:
+        return "?" + "".join(m.tiles)
+
+
+# --------------------------------------------------------------------------- outer row parse
+
+
+@dataclass
+class _Group:
+    kind: str                      # meld, bonus
+    start: int
+    end: int
+    meld: MeldObservation | None = None
+
+
+def _parse_row(row: list[Piece], tw: float, variant, players: int, is_sanma: bool, tile_h: float | None = None
+               ) -> tuple[list[Piece], list[_Group], list[Piece]]:
+    """Split a row (left to right) into hand | melds | bonus. Returns (hand, meld groups, bonus pieces)."""
+    n = len(row)
+    if n == 0:
+        return [], [], []
+    # extents along the row from the table's tile size (a detector box's width maps poorly far away)
+    th = 1.36 * tw if tile_h is None else tile_h
+    along = [(th if p.sideways else tw) for p in row]
+    gaps = [row[i + 1].x - row[i].x - (along[i] + along[i + 1]) / 2 for i in range(n - 1)]
+    tau_in, tau_out, unit = 0.14 * tw, 0.16 * tw, 0.05 * tw
+
+    def inner_cost(i, j):      # gaps inside [i, j)
+        return sum(max(0.0, gaps[k] - tau_in) / unit for k in range(i, j - 1))
+
+    def boundary_cost(k):      # a boundary between row[k-1] and row[k]
+        if k <= 0 or k >= n:
+            return 0.0
+        return max(0.0, tau_out - gaps[k - 1]) / (0.6 * unit)
+
+    def bonus_cost(p: Piece) -> float:
+        if not p.face_up or not (_is_bonus(p.code) or p.code == "jk" or (is_sanma and p.code == "4z")):
+            return 8.0
+        return 3.0 if p.sideways else 0.0
+
+    meld_cache: dict[tuple[int, int], tuple[float, MeldObservation] | None] = {}
+
+    def meld_at(i, j):
+        if (i, j) in meld_cache:
+            return meld_cache[(i, j)]
+        tiles = row[i:j]
+        side = [k for k, p in enumerate(tiles) if p.sideways]
+        codes = [p.code for p in tiles]
+        res = None
+        if len(side) == 1 and not any(p.back for p in tiles):
+            s = side[0]
+            extra = tiles[s].extra.code if tiles[s].extra is not None else None
+            shape = resolve_meld(codes, s, extra, variant)
+            src = _source_of(s, len(tiles), players)
+            cost = inner_cost(i, j)
+            if shape is None:
+                cost += 12.0
+                mtype, stands = "unknown", [_plain(c) for c in codes]
+            else:
+                mtype, stands = shape
+            if src is None:
+                cost += 4.0
+            if mtype == "chow" and src != 1:
+                cost += 2.0
+            m = MeldObservation(mtype, codes, s, src, None, extra, False, stands)
+            res = (cost, m)
+        elif not side and len(tiles) == 4:
+            backs = [p.back for p in tiles]
+            faces = [p.code for p in tiles if not p.back]
+            if backs in ([True, False, False, True], [False, True, True, False]) and \
+                    len({_plain(c) for c in faces}) == 1 and _kind(faces[0]) is not None and _kind(faces[0]) < 34:
+                m = MeldObservation("kong", codes, None, None, None, None, True, [_plain(faces[0])] * 4)
+                res = (inner_cost(i, j), m)
+        meld_cache[(i, j)] = res
+        return res
+
+    # bonus suffix start b: all row[b:] must be upright face-up tiles
+    best = None
+    b = n
+    while True:
+        bcost = 0.0
+        if b < n:
+            bcost = inner_cost(b, n) + sum(bonus_cost(p) for p in row[b:]) + boundary_cost(b)
+        # melds right-to-left from b: M[j] = min cost to parse row[j:b] as melds
+        M = {b: (0.0, [])}
+        for j in range(b - 1, -1, -1):
+            options = []
+            for L in (3, 4):
+                if j + L <= b and (j + L) in M:
+                    r = meld_at(j, j + L)
+                    if r is None:
+                        continue
+                    c, m = r
+                    options.append((c + M[j + L][0] + (boundary_cost(j + L) if j + L < b else 0.0),
+                                    [_Group("meld", j, j + L, m)] + M[j + L][1]))
+            if options:
+                M[j] = min(options, key=lambda o: o[0])
+        for j, (mcost, groups) in M.items():
+            hand = row[:j]
+            hcost = sum(6.0 for p in hand if p.sideways) + boundary_cost(j)
+            # a hand is one tight row (the drawn tile may sit apart at its right end)
+            for k in range(j - 1):
+                allowed = 0.95 * tw if k == j - 2 else 0.3 * tw
+                hcost += max(0.0, gaps[k] - allowed) / unit
+            n_backs = sum(p.back for p in hand)
+            if 0 < n_backs < len(hand):
+                hcost += 3.0
+            size = len(hand) + 3 * len(groups)
+            if size not in (13, 14) and hand:
+                hcost += 1.5
+            total = hcost + mcost + bcost
+            if best is None or total < best[0] - 1e-9:
+                best = (total, j, groups, b)
+        if b == 0 or not row[b - 1].face_up:
+            break
+        b -= 1
+    _, j, groups, b = best
+    return row[:j], groups, row[b:]
+
+
+# --------------------------------------------------------------------------- reconstruction
+
+
+def _turn(up: np.ndarray, position: int) -> int:
+    """Quarter turns (counter-clockwise) from the owner's upright direction to ``up``."""
+    ref = toward_centre(position)
+    ang = math.atan2(ref[0] * up[1] - ref[1] * up[0], ref @ up)
+    return int(round(ang / (math.pi / 2))) % 4
+
+
+def _mark_extras(pieces: list[Piece], tw: float, th: float) -> list[Piece]:
+    """Attach an added kong's fourth tile (sideways, beyond a sideways tile) to that tile; returns the rest."""
+    side = [p for p in pieces if p.sideways and p.face_up]
+    extras = set()
+    for p in side:
+        below = [q for q in side if q is not p and abs(q.x - p.x) < 0.45 * th and 0.3 * tw < q.d - p.d < 1.8 * tw
+                 and id(q) not in extras]
+        if below and p.extra is None:
+            q = min(below, key=lambda q: abs(q.x - p.x))
+            if q.extra is None:
+                q.extra = p
+                extras.add(id(p))
+    return [p for p in pieces if id(p) not in extras]
+
+
+def _rows(pieces: list[Piece], th: float) -> list[list[Piece]]:
+    """Discard rows: cut by the far edge's distance from the centre, nearest row first, left to right."""
+    if not pieces:
+        return []
+    def far(p):
+        depth = p.width if p.sideways else np.linalg.norm(p.up)
+        return p.d - depth / 2
+    ps = sorted(pieces, key=far)
+    rows, cur = [], [ps[0]]
+    for p in ps[1:]:
+        if far(p) - far(cur[-1]) > 0.5 * th:
+            rows.append(cur)
+            cur = [p]
+        else:
+            cur.append(p)
+    rows.append(cur)
+    return [sorted(r, key=lambda p: p.x) for r in rows]
+
+
+def _turn_order(positions: list[int]) -> list[int]:
+    return sorted(positions)
+
+
+def locate_pieces(detections, calibration: Calibration, players: int = 4, zones: TableZones | None = None,
+                  face_height: float | None = None, discard_rows: bool = True
+                  ) -> tuple[list[Piece], TableZones, float, float]:
+    """Map detections to the table, fit the zones and give every piece its position, zone and seat-frame
+    coordinates. Returns (pieces, zones, tile width, tile height)."""
+    face_h = face_height
+    if face_h is None:
+        w0 = [p.width for p in map_detections(detections, calibration, 0.0)] if calibration.tile_mm is None else []
+        face_h = 0.72 * (calibration.tile_mm[0] if calibration.tile_mm else float(np.median(w0)) if w0 else 26.0)
+    pieces = map_detections(detections, calibration, face_h)
+    tw, th = tile_size(pieces)
+    # a tile in a row of standing tiles stands too (its own shape can be ambiguous)
+    if pieces:
+        xy = np.array([p.xy for p in pieces])
+        st = np.array([p.standing for p in pieces])
+        sxy = xy[st]
+        for p in pieces:
+            if p.standing or not st.any():
+                continue
+            # two standing neighbours in line with it (the same row, either side)
+            side = int(np.argmax([to_seat(p.xy[None], k)[0, 1] for k in range(4)]))
+            rel = to_seat(sxy, side) - to_seat(p.xy[None], side)
+            near = (np.abs(rel[:, 1]) < 0.3 * tw) & (np.abs(rel[:, 0]) < 2.3 * tw)
+            if near.sum() >= 2:
+                p.standing = True
+    if zones is None:
+        xy = np.array([p.xy for p in pieces]).reshape(-1, 2)
+        H_face = calibration.homography_at(face_h)
+        G_top = np.linalg.inv(calibration.homography_at(2 * face_h))
+
+        def wall_shift(k, d):      # a wall-top centre at distance d on side k, as seen on the face plane
+            p = from_seat(np.array([[0.0, d]]), k)
+            return float(to_seat(apply_h(H_face, apply_h(G_top, p)), k)[0, 1])
+
+        zones = TableZones.fit(xy, [p.code for p in pieces], tw, th, players,
+                               wall_xy=np.array([p.xy_top for p in pieces]).reshape(-1, 2),
+                               standing=np.array([p.standing for p in pieces], bool), wall_shift=wall_shift,
+                               discard_rows=discard_rows,
+                               tall=np.array([np.linalg.norm(p.up) / max(p.width, 1e-6) > 1.55 for p in pieces]))
+    if pieces:
+        pos, zn = zones.locate(np.array([p.xy for p in pieces]))
+        for p, k, z in zip(pieces, pos, zn, strict=False):
+            p.position, p.zone = int(k), z
+            if p.standing and z != "outer":   # only hands stand
+                own = int(pinwheel_owner(p.xy[None], zones.outer_pinwheel)[0])
+                if own < 0:
+                    own = int(np.argmax([to_seat(p.xy[None], j)[0, 1] for j in range(4)]))
+                p.position, p.zone, k = own, "outer", own
+            if k >= 0:
+                x, d = to_seat(p.xy[None], int(k))[0]
+                p.x, p.d = float(x), float(d)
+                # a shape no lying tile has (much too tall or too flat): standing, its "up" says nothing
+                ratio = np.linalg.norm(p.up) / max(p.width, 1e-6)
+                odd = ratio > 1.8 or ratio < 0.7
+                p.turn = 0 if (p.standing or (odd and p.zone == "outer")) else _turn(p.up, int(k))
+    # a lying back that sits on the wall ring when mapped one tile higher, in front of a standing hand, is
+    # a wall-top tile (a low camera maps it out towards the hand on the lower plane)
+    W = zones.wall_outer
+    for p in pieces:
+        if p.zone != "outer" or not p.back or p.standing or np.linalg.norm(p.up) / max(p.width, 1e-6) > 1.55:
+            continue
+        k = p.position
+        d_top = to_seat(p.xy_top[None], k)[0, 1]
+        if not (W - th - 0.2 * tw < d_top < W + 0.2 * tw):
+            continue
+        behind = [q for q in pieces if (q.standing or np.linalg.norm(q.up) / max(q.width, 1e-6) > 1.55)
+                  and q.position == k and q.d > p.d + 0.3 * tw]
+        if len(behind) >= 2:
+            p.zone = "wall"
+    # a sideways face-up tile just beyond a sideways meld tile is an added kong's tile (on the wall ring or in
+    # Hong Kong's pool when seen from a low camera)
+    # (dora indicators lie upright); seen from a low camera the two can map close together
+    side_meld = [q for q in pieces if q.zone == "outer" and q.sideways and q.face_up]
+    for p in pieces:
+        if p.zone == "outer" or not p.face_up:
+            continue
+        for q in side_meld:
+            x, d = to_seat(p.xy[None], q.position)[0]
+            if abs(x - q.x) < 0.45 * th and 0.3 * tw < q.d - d < 1.8 * tw and _turn(p.up, q.position) % 2 == 1:
+                p.zone, p.position, p.x, p.d, p.turn = "outer", q.position, float(x), float(d), _turn(p.up, q.position)
+                break
+    return pieces, zones, tw, th
+
+
+def reconstruct(detections, calibration: Calibration, variant="sanma", players: int | None = None,
+                zones: TableZones | None = None, face_height: float | None = None,
+                positions: list[int] | None = None) -> TableObservation:
+    """Rebuild the table from one frame's detections (dicts with code, corners, face_up[, confidence,
+    top3] or :class:`vision.inference.Tile`). ``positions``: the occupied sides when the match knows them
+    (three players); otherwise the sides showing the most hand, meld and discard tiles."""
+    from assistant.variants import get_variant
+
+    v = get_variant(variant) if isinstance(variant, str) else variant
+    players = players or v.players
+    pieces, zones, tw, th = locate_pieces(detections, calibration, players, zones, face_height,
+                                          discard_rows=v.name != "hong-kong")
+    hk = v.name == "hong-kong"
+    is_sanma = "kita" in v.calls
+    # occupied positions: the sides with most hand/meld/discard tiles
+    evidence = Counter(p.position for p in pieces if p.zone in ("outer", "discards") and p.position >= 0)
+    if positions is not None:
+        occupied = sorted(int(k) for k in positions)
+    elif players >= 4:
+        occupied = [0, 1, 2, 3]
+    else:
+        ranked = sorted(range(4), key=lambda k: (-evidence.get(k, 0), k))
+        occupied = sorted(ranked[:players])
+    order = _turn_order(occupied)
+    problems: list[Problem] = []
+    unplaced: list[dict] = []
+    seats: list[SeatObservation] = []
+    dora_pieces: list[Piece] = []
+    centre: list[str] = []
+    part: dict[int, tuple] = {}        # detection index -> (part, position, index within the part)
+    for p in pieces:
+        if p.zone == "wall" and p.face_up:
+            dora_pieces.append(p)
+        elif p.zone == "wall":
+            part[p.index] = ("wall", p.position, None)
+        elif p.zone == "centre" or (hk and p.zone == "discards"):
+            if hk and p.face_up:
+                part[p.index] = ("centre", None, len(centre))
+                centre.append(p.code)
+            elif p.face_up:
+                part[p.index] = ("unplaced", p.position, len(unplaced))
+                unplaced.append(_unplaced(p))
+        elif p.position >= 0 and p.position not in occupied and p.zone in ("outer", "discards"):
+            if p.back:     # a face-down tile where nobody sits: taken for a wall tile
+                part[p.index] = ("wall", p.position, None)
+            else:
+                part[p.index] = ("unplaced", p.position, len(unplaced))
+                unplaced.append(_unplaced(p))
+    for k in order:
+        seat = SeatObservation(k)
+        outer = [p for p in pieces if p.position == k and p.zone == "outer"]
+        outer = _mark_extras(outer, tw, th)
+        row = sorted(outer, key=lambda p: p.x)
+        # a tile read as sideways that sits closer to a neighbour than a sideways tile could is upright, and so
+        # is a run of three or more "sideways" tiles (melds have one each): a standing hand seen from its side
+        close = 0.5 * (tw + th) - 0.2 * tw
+        flip = {i for i, p in enumerate(row) if p.sideways and (
+            (i > 0 and p.x - row[i - 1].x < close) or (i + 1 < len(row) and row[i + 1].x - p.x < close))}
+        flip.update(i for i, p in enumerate(row) if p.back)      # backs never lie sideways in the outer row
+        i = 0
+        while i < len(row):
+            j = i
+            while j < len(row) and row[j].sideways and (j == i or row[j].x - row[j - 1].x < th + 0.5 * tw):
+                j += 1
+            if j - i >= 3:
+                flip.update(range(i, j))
+            i = max(j, i + 1)
+        for i in flip:
+            row[i].turn = 0
+        hand, groups, bonus = _parse_row(row, tw, v, players, is_sanma, th)
+        seat.hand = [p.code for p in hand]
+        for i, p in enumerate(hand):
+            part[p.index] = ("hand", k, i)
+        for gi, g in enumerate(groups):
+            for j, p in enumerate(row[g.start:g.end]):
+                part[p.index] = ("meld", k, (len(groups) - 1 - gi, j))
+                if p.extra is not None:
+                    part[p.extra.index] = ("meld", k, (len(groups) - 1 - gi, "added"))
+        if hand:
+            backs = sum(p.back for p in hand)
+            seat.hand_state = "backs" if backs == len(hand) else "faces" if backs == 0 else "mixed"
+        melds = []
+        for g in reversed(groups):   # the first call lies rightmost
+            m = g.meld
+            if m.source is not None:
+                i = order.index(k)
+                m.source_position = order[(i - m.source) % len(order)]
+            m.notation = _meld_notation(m)
+            melds.append(m)
+        seat.melds = melds
+        for p in bonus:
+            if is_sanma and p.code == "4z":
+                part[p.index] = ("north", k, len(seat.norths))
+                seat.norths.append(p.code)
+            else:
+                part[p.index] = ("bonus", k, len(seat.bonus))
+                seat.bonus.append(p.code)
+        if not hk:
+            rows = _rows([p for p in pieces if p.position == k and p.zone == "discards" and p.face_up], th)
+            flat = [p for r in rows for p in r]
+            seat.discards = [p.code for p in flat]
+            for i, p in enumerate(flat):
+                part[p.index] = ("discard", k, i)
+            side = [i for i, p in enumerate(flat) if p.sideways]
+            seat.riichi = side[0] if side else None
+            if len(side) > 1:
+                problems.append(Problem("riichi", f"Position {k} has {len(side)} sideways tiles in the discards; "
+                                                  "only the riichi tile lies sideways.", k))
+        seat.notation = _seat_notation(seat)
+        seats.append(seat)
+    ordered = _wall_order(dora_pieces, zones)
+    dora = [p.code for p in ordered]
+    for i, p in enumerate(ordered):
+        part[p.index] = ("dora", p.position, i)
+    obs = TableObservation(v.name, players, seats, dora, sorted(centre, key=_canon), unplaced, problems,
+                           meta={"tile_mm": [round(tw, 1), round(th, 1)], "zones": zones.to_dict(),
+                                 "occupied": occupied, "calibration": calibration.source})
+    obs.assignments = [{"index": p.index, "code": p.code, "part": part.get(p.index, ("ignored", p.position, None))[0],
+                        "position": part.get(p.index, (None, p.position, None))[1],
+                        "at": part.get(p.index, (None, None, None))[2],
+                        "table_xy": [round(float(p.xy[0]), 1), round(float(p.xy[1]), 1)]} for p in pieces]
+    obs.problems.extend(check(obs, v))
+    return obs
+
+
+def _canon(code: str):
+    from assistant.tiles import Tile, sort_key
+
+    try:
+        return (0, sort_key(Tile.from_code(code)))
+    except Exception:
+        return (1, (0, 0))
+
+
+def _unplaced(p: Piece) -> dict:
+    return {"code": p.code, "table_xy": [round(float(p.xy[0]), 1), round(float(p.xy[1]), 1)], "zone": p.zone,
+            "position": p.position}
+
+
+def _wall_order(pieces: list[Piece], zones: TableZones) -> list[Piece]:
+    """Dora indicators in wall order: counter-clockwise around the ring (left to right from each wall's
+    owner), starting after the largest empty stretch."""
+    if not pieces:
+        return []
+    L = 2 * zones.wall_outer
+    coord = []
+    for p in pieces:
+        k = max(p.position, 0)
+        x = to_seat((p.xy_top if p.xy_top is not None else p.xy)[None], k)[0, 0]
+        coord.append(k * L + x + zones.wall_outer)
+    coord = np.array(coord)
+    order = np.argsort(coord)
+    c = coord[order]
+    gaps = np.diff(np.append(c, c[0] + 4 * L))
+    start = (int(np.argmax(gaps)) + 1) % len(c)
+    return [pieces[i] for i in np.roll(order, -start)]
+
+
+def _seat_notation(seat: SeatObservation) -> str:
+    from assistant.tiles import Tile, format_tiles
+
+    try:
+        hand = [c for c in seat.hand if c not in ("bk",)]
+        tiles = [Tile.from_code(c) for c in hand if c != "jk"]
+        parts = [format_tiles(tiles)] if tiles else []
+        parts += ["jk"] * sum(c == "jk" for c in hand)
+        backs = sum(c == "bk" for c in seat.hand)
+        if backs:
+            parts.append("bk" * backs)
+        parts += [m.notation for m in seat.melds]
+        text = " ".join(p for p in parts if p)
+        extra = seat.bonus + seat.norths
+        if extra:
+            text += " | " + " ".join(extra)
+        return text
+    except Exception:
+        return ""
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _who(position: int | None) -> str:
+    return f"position {position}" if position is not None else "the table"
+
+
+def check(obs: TableObservation, variant) -> list[Problem]:
+    """Impossible observations, as plain-words problems."""
+    v = variant
+    out: list[Problem] = []
+    seen: Counter[str] = Counter()       # plain code -> count
+    red: Counter[str] = Counter()
+    where: dict[str, Counter] = {}
+
+    def add(code: str, place: str):
+        if code == "bk":
+            return
+        pc = _plain(code)
+        seen[pc] += 1
+        if code != pc:
+            red[code] += 1
+        where.setdefault(pc, Counter())[place] += 1
+
+    for s in obs.seats:
+        for c in s.hand:
+            add(c, f"hand of position {s.position}")
+        for m in s.melds:
+            for c in m.tiles + ([m.added] if m.added else []):
+                add(c, f"melds of position {s.position}")
+        for c in s.discards:
+            add(c, f"discards of position {s.position}")
+        for c in s.bonus + s.norths:
+            add(c, f"bonus area of position {s.position}")
+    for c in obs.dora_indicators:
+        add(c, "dora indicators")
+    for c in obs.centre_discards:
+        add(c, "centre discards")
+    for u in obs.unplaced:
+        add(u["code"], "loose tiles")
+    # kinds the rule system lacks
+    reported = set()
+    for pc in list(seen) + list(red):
+        code = pc
+        kind = _kind(code)
+        if kind is None:
+            out.append(Problem("not_in_set", f"{code} is not a tile code.", None, [code]))
+            continue
+        if code in reported:
+            continue
+        if kind not in v.copies:
+            reported.add(code)
+            what = "jokers exist only in three-kaki" if code == "jk" else f"the {v.name} set has no {code}"
+            out.append(Problem("not_in_set", f"{code} is not in the {v.name} tile set ({what}); seen in "
+                               f"{_places(where.get(_plain(code), {}))}.", None, [code]))
+        elif code[0] == "0" and not v.red_fives.get(kind, 0):
+            reported.add(code)
+            out.append(Problem("not_in_set", f"{code} (a red five) is not in the {v.name} tile set: it has no red "
+                               f"fives.", None, [code]))
+    for pc, n in seen.items():
+        kind = _kind(pc)
+        cap = v.copies.get(kind, 0) if kind is not None else 0
+        if cap and n > cap:
+            nth = {5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth"}.get(n, f"{n}th")
+            what = f"a {nth} copy of {pc}" if cap == 4 else f"{n} copies of {pc}"
+            out.append(Problem("too_many_copies", f"{what[0].upper() + what[1:]} is on the table, but the {v.name} "
+                               f"set has {cap}: seen in {_places(where[pc])}. One of them is misread.", None, [pc]))
+    for rc, n in red.items():
+        kind = _kind(rc)
+        cap = v.red_fives.get(kind, 0) if kind is not None else 0
+        if cap and n > cap:
+            out.append(Problem("too_many_red", f"{n} red fives {rc} are on the table, but the {v.name} set has {cap}.",
+                               None, [rc]))
+    kongs = 0
+    for s in obs.seats:
+        k = s.position
+        if s.hand:
+            size = len(s.hand) + 3 * len(s.melds)
+            if size not in (13, 14):
+                out.append(Problem("hand_size", f"Position {k} shows {len(s.hand)} tile(s) in hand and {len(s.melds)} "
+                                   f"meld(s), which counts {size}; a hand holds 13 (14 with the tile just drawn), "
+                                   f"counting 3 for each meld. A tile is missed or misplaced.", k))
+        bad = [c for c in s.hand if _is_bonus(c)]
+        if bad:
+            out.append(Problem("bonus_in_hand", f"Bonus tile(s) {' '.join(bad)} in the hand of position {k}: "
+                                                "bonus tiles "
+                               "are laid out beside the melds and replaced, never kept in hand.", k, bad))
+        for m in s.melds:
+            kongs += m.type == "kong"
+            if m.type == "unknown":
+                out.append(Problem("bad_meld", f"The group {' '.join(m.tiles)} in the melds of position {k} "
+                                               "is no chow, "
+                                   f"pong or kong of {v.name}.", k, list(m.tiles)))
+            elif m.type == "chow" and "chow" not in v.calls:
+                out.append(Problem("bad_meld", f"A chow ({' '.join(m.tiles)}) is shown by position {k}, but {v.name} "
+                                   "never allows a chow from a discard.", k, list(m.tiles)))
+            if not m.concealed and m.sideways is not None and m.source is None:
+                out.append(Problem("bad_source", f"The sideways tile of {' '.join(m.tiles)} (position {k}) points at "
+                                   "a side where nobody sits.", k, list(m.tiles)))
+        if len(s.melds) > 4:
+            out.append(Problem("too_many_melds", f"Position {k} shows {len(s.melds)} melds; a hand has at most 4.", k))
+        bad = [c for c in s.discards if _is_bonus(c) or c == "jk"]
+        if bad:
+            out.append(Problem("bad_discard", f"{' '.join(bad)} among the discards of position {k}: bonus tiles "
+                               "and Fei are never discarded into the row (a thrown Fei is sunk into the bonus area).",
+                               k, bad))
+        if s.riichi is not None:
+            if "riichi" not in v.calls:
+                out.append(Problem("riichi", f"A sideways tile in the discards of position {k}, but {v.name} has no "
+                                   "riichi.", k))
+            elif any(not m.concealed for m in s.melds):
+                out.append(Problem("riichi", f"Position {k} shows a riichi tile but has an open meld; riichi needs a "
+                                   "closed hand.", k))
+        wrong = [c for c in s.bonus if not (_is_bonus(c) or (c == "jk" and v.has_jokers))]
+        if wrong:
+            kind = "norths" if all(c == "4z" for c in wrong) else "bad_meld"
+            msg = (f"North tile(s) set aside by position {k}, but only sanma sets Norths aside." if kind == "norths"
+                   else f"{' '.join(wrong)} in the bonus area of position {k} is not a bonus tile.")
+            out.append(Problem(kind, msg, k, wrong))
+    if kongs > 4:
+        out.append(Problem("too_many_kongs", f"{kongs} kongs are shown; a hand allows at most 4.", None))
+    for u in obs.unplaced:
+        out.append(Problem("unplaced", f"A {u['code']} lies where no tile belongs ({u['zone']} at "
+                           f"{u['table_xy'][0]:.0f}, {u['table_xy'][1]:.0f} mm); it is left out.", u.get("position")))
+    return out
+
+
+def _places(counter) -> str:
+    return ", ".join(f"{place} x{n}" if n > 1 else place for place, n in counter.items())
