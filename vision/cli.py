@@ -30,6 +30,9 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_cameras)
     register_models(sub)
     register_reconstruction(sub)
+    from .analyze import register as register_analyze
+
+    register_analyze(sub)
 
 
 def register_models(sub) -> None:
