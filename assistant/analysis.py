@@ -263,16 +263,17 @@ def wait_sets_batch(counts: np.ndarray, variant: RuleSystem) -> list[frozenset[i
     for gi, group in enumerate(layout.groups):
         others = [r for gj, r in enumerate(rows) if gj != gi]
         e0, e1 = _combine_rows(others, sets, n)
-        table = layout.tables[gi]
-        for pos, k in enumerate(group.kinds):
-            room = base[:, k] < variant.copies[k]
-            new = table[np.where(room, keys[:, gi] + 5**pos, keys[:, gi])].astype(np.int16)
-            best = np.full(n, INF, dtype=np.int16)
-            for m1 in range(sets + 1):
-                m2 = sets - m1
-                np.minimum(best, e0[:, m1] + new[:, m2, 1], out=best)
-                np.minimum(best, e1[:, m1] + new[:, m2, 0], out=best)
-            found[:, k] = room & (best == 0)
+        kinds = np.array(group.kinds)
+        copies = np.array([variant.copies[k] for k in group.kinds])
+        room = base[:, kinds] < copies  # (n, K): a copy can still arrive
+        step = 5 ** np.arange(len(kinds))
+        new = layout.tables[gi][np.where(room, keys[:, gi, None] + step, keys[:, gi, None])].astype(np.int16)
+        best = np.full(room.shape, INF, dtype=np.int16)  # (n, K)
+        for m1 in range(sets + 1):
+            m2 = sets - m1
+            np.minimum(best, e0[:, m1, None] + new[:, :, m2, 1], out=best)
+            np.minimum(best, e1[:, m1, None] + new[:, :, m2, 0], out=best)
+        found[:, kinds] = room & (best == 0)
     if variant.allows("seven_pairs"):
         pairs = (base == 2).sum(axis=1)
         singles = base == 1
@@ -287,9 +288,12 @@ def wait_sets_batch(counts: np.ndarray, variant: RuleSystem) -> list[frozenset[i
         cand = np.zeros_like(found)
         cand[:, orphans] = all_once[:, None] | ((oc == 0) & one_missing[:, None])
         found |= cand
-    for ri, k in zip(*np.nonzero(found), strict=True):
-        i = int(ready[ri])
-        out[i] = out[i] | {int(k)}
+    rows_hit, kinds_hit = np.nonzero(found)  # row-major: each hand's kinds are contiguous
+    bounds = np.searchsorted(rows_hit, np.arange(n + 1))
+    kinds_list = kinds_hit.tolist()
+    for ri, (a, b) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)):
+        if b > a:
+            out[int(ready[ri])] = frozenset(kinds_list[a:b])
     return out
 
 
