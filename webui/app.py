@@ -10,7 +10,7 @@ Configuration keys (``app.config``; every one has a default):
 ``CORRECTIONS_DIR``       corrections for finetuning: ``corrections.jsonl`` + ``crops/`` (``DATA_DIR/corrections``)
 ``CALIBRATION_DIR``       table corners per camera, one JSON file each (``DATA_DIR/calibration``)
 ``SETTINGS_FILE``         where the settings page keeps its choices (None: in memory only)
-``ANALYZE_IMAGE``         ``analyze_image(bytes) -> snapshot`` for the photo page (default: "models not installed")
+``ANALYZE_IMAGE``         ``analyze_image(bytes) -> snapshot`` for the photo page (default: ``analyze_photo``)
 ``ACCESS_TOKEN``          required on every request when set (cookie, ``?token=`` or ``X-Access-Token``)
 ``MAX_CONTENT_LENGTH``    upload limit in bytes (8 MB)
 ``ART_ROOT``              tile artwork (default ``$MAHJONG_ART`` or ``../shared/art``); procedural faces without
@@ -33,16 +33,42 @@ from .errors import register_error_handlers
 DEFAULT_DATA_DIR = Path.home() / ".local" / "share" / "mahjong-assistant" / "web"
 
 
+def analyze_photo(data: bytes) -> dict[str, Any]:
+    """The default ``ANALYZE_IMAGE``: :func:`vision.live.photo_snapshot` with the settings' rule system and
+    the calibration folder; :class:`~webui.feed.RecognitionUnavailable` when the models do not load."""
+    from flask import current_app, has_app_context
+
+    from .feed import MODELS_MISSING, RecognitionUnavailable
+
+    try:
+        from vision.inference import default_recognizer
+
+        rec = default_recognizer()
+    except Exception as e:  # noqa: BLE001 - model files missing, onnxruntime missing or a broken model
+        raise RecognitionUnavailable(f"{MODELS_MISSING} ({type(e).__name__}: {e})") from None
+    from vision.inference import ImageError
+    from vision.live import photo_snapshot
+
+    variant, cal_dir = "sanma", None
+    if has_app_context():
+        variant = current_app.extensions["hub"].settings.get().get("variant", variant)
+        cal_dir = current_app.config.get("CALIBRATION_DIR")
+    try:
+        return photo_snapshot(data, variant, "photo", cal_dir, rec)
+    except ImageError as e:
+        from .errors import ApiError
+
+        raise ApiError(str(e), 415, "image") from None
+
+
 def _defaults() -> dict[str, Any]:
     from assistant.match import default_db_path
-
-    from .feed import default_analyze_image
 
     data = Path(os.environ.get("MAHJONG_ASSISTANT_WEB_DATA", DEFAULT_DATA_DIR))
     return {
         "FEED": None, "VARIANT": "sanma", "MATCH_DB": str(default_db_path()), "DATA_DIR": str(data),
         "CORRECTIONS_DIR": None, "CALIBRATION_DIR": None, "SETTINGS_FILE": None,
-        "ANALYZE_IMAGE": default_analyze_image, "ACCESS_TOKEN": None, "MAX_CONTENT_LENGTH": 8 * 1024 * 1024,
+        "ANALYZE_IMAGE": analyze_photo, "ACCESS_TOKEN": None, "MAX_CONTENT_LENGTH": 8 * 1024 * 1024,
         "ART_ROOT": None, "DEMO_STEP_SECONDS": 2.0, "STREAM_FPS": 10.0, "TILE_CACHE_SECONDS": 86400,
     }
 

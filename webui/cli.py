@@ -16,13 +16,33 @@ from .auth import needs_token, new_token
 DEFAULT_PORT = 8765
 
 
-def make_feed(source: str | None, fps: float = 10.0, analyze: Any = None):
-    """The demo feed (no source) or a camera feed for a camera index, video, image folder or URL."""
+def make_feed(source: str | None, fps: float = 10.0, analyze: Any = None, *, variant: str = "sanma",
+              calibration_dir: str | None = None, recognize: bool = True, quiet: bool = True):
+    """The demo feed (no source) or a camera feed for a camera index, video, image folder or URL.
+
+    A camera feed reads the table with :class:`vision.live.LiveAnalyzer` (``recognize``, the default, and
+    no ``analyze`` given) when the recognition models load; otherwise it shows the camera only and says why."""
     from .feed import CameraFeed, ScriptedDemoFeed
 
     if source in (None, "", "demo"):
         return ScriptedDemoFeed(fps=fps)
+    if analyze is None and recognize:
+        analyze = live_analyzer(str(source), variant, calibration_dir, quiet=quiet)
     return CameraFeed(source, analyze, fps=fps)
+
+
+def live_analyzer(camera_id: str, variant: str = "sanma", calibration_dir: str | None = None, *,
+                  quiet: bool = True):
+    """A background :class:`vision.live.LiveAnalyzer`, or None (with a message) when the models do not load."""
+    try:
+        from vision.live import LiveAnalyzer
+
+        return LiveAnalyzer(variant, camera_id=camera_id, calibration_dir=calibration_dir, background=True)
+    except Exception as e:  # noqa: BLE001 - missing model files, onnxruntime not installed, a broken model
+        if not quiet:
+            print(f"mahjong-assistant: recognition models not available ({type(e).__name__}: {e}); "
+                  "showing the camera without reading tiles", file=sys.stderr, flush=True)
+        return None
 
 
 def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.0.1", port: int = DEFAULT_PORT,
@@ -41,7 +61,9 @@ def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.
     cfg.setdefault("SETTINGS_FILE", str(data / "settings.json"))  # the table's choices survive a restart
     if needs_token(host):
         cfg["ACCESS_TOKEN"] = token or cfg.get("ACCESS_TOKEN") or new_token()
-    cfg.setdefault("FEED", make_feed(source))
+    if "FEED" not in cfg:
+        cal_dir = cfg.get("CALIBRATION_DIR") or str(data / "calibration")
+        cfg["FEED"] = make_feed(source, variant=variant, calibration_dir=cal_dir, quiet=quiet)
     app = create_app(cfg)
     hub = app.extensions["hub"].start()
     try:

@@ -546,7 +546,22 @@ class CameraFeed(TableFeed):
             "camera": self.camera_key, "tiles": tiles, "zones": result.get("zones", []),
             "state": result.get("state"), "event": result.get("event", ""), "win": result.get("win"),
             "problems": problems,
+            # extra fields of the analyser (e.g. vision.live.LiveAnalyzer: the rebuilt table, stage times)
+            **{k: result[k] for k in ("observation", "timing") if k in result},
         })
+
+    def status(self) -> dict[str, Any]:
+        st = super().status()
+        timing = self._last_result.get("timing") if isinstance(self._last_result, dict) else None
+        if timing:
+            st["recognition_ms"] = timing.get("total_ms")  # ("analysis_ms" is the hub's engine analysis)
+            st["stages_ms"] = {k[:-3]: v for k, v in timing.items() if k.endswith("_ms") and k != "total_ms"}
+        return st
+
+    def configure(self, variant: str, options: dict[str, Any] | None = None) -> None:
+        if self.analyze is not None and hasattr(self.analyze, "variant"):
+            self.analyze.variant = variant  # the analyser rebuilds the table with the table's rule system
+        super().configure(variant, options)
 
 
 __all__ = ["MODELS_MISSING", "CameraFeed", "FrameAnalyzer", "RecognitionUnavailable", "ScriptedDemoFeed",
