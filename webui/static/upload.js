@@ -46,8 +46,26 @@ document.getElementById("photo-form").addEventListener("submit", async (ev) => {
   try {
     const r = await api("/api/photo", { method: "POST", body: form });
     clear(box);
-    if (!r.view.ok) box.append(el("p", { class: "error", text: r.view.error }));
-    else {
+    const snap = r.snapshot || {};
+    if (snap.overlay) box.append(el("img", { class: "photo-overlay", src: snap.overlay, alt: "tiles found in the photo" }));
+    if (!r.view.ok) {
+      box.append(el("p", { text: `Read ${snap.tiles ? snap.tiles.length : 0} tiles.` }));
+      const own = snap.own_hand;
+      if (own && own.readable) {
+        box.append(el("p", { text: `Your hand: ${own.hand} — ` + (own.shanten < 0 ? "complete." : own.shanten === 0 ? "ready (tenpai)." : `${own.shanten} from ready.`) }));
+        for (const w of own.waits || []) {
+          box.append(el("div", { class: "wait" }, tileImg(w.tile), el("span", { text: `${w.live} live` }),
+            el("span", { text: (w.shapes || []).join(" / ") })));
+        }
+        if (own.options) {
+          box.append(el("ol", { class: "advice" }, own.options.slice(0, 5).map((o) => el("li", {}, tileImg(o.discard, "small"),
+            ` discard ${o.discard} → ${o.shanten === 0 ? "ready" : o.shanten + " from ready"}, accepts ${o.kinds} kinds / ${o.live_total} tiles`))));
+        }
+      } else if (own) {
+        box.append(el("p", { class: "muted", text: `Your hand could not be read: ${own.reason}` }));
+      }
+      for (const p of snap.problems || []) box.append(el("p", { class: "warning", text: `⚠ ${p}` }));
+    } else {
       const me = r.view.seats[r.view.me];
       box.append(el("p", { text: `Read ${r.snapshot.tiles ? r.snapshot.tiles.length : 0} tiles.` }),
         el("div", { class: "hand" }, (me.concealed || []).map((c) => tileImg(c))),
