@@ -218,13 +218,14 @@ def _batch_standard_distance(counts: np.ndarray, sets: int, layout: Layout) -> n
 
 
 def _batch_rows(keys: np.ndarray, layout: Layout) -> list[np.ndarray]:
-    return [table[keys[:, gi]].astype(np.int16) for gi, table in enumerate(layout.tables)]
+    return [table[keys[:, gi]] for gi, table in enumerate(layout.tables)]  # uint8: every value <= INF
 
 
 def _combine_rows(rows: list[np.ndarray], sets: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Vectorised min-plus combination; returns (no pair, one pair) distances for 0..sets sets."""
-    b0 = np.full((n, sets + 1), INF, dtype=np.int16)
-    b1 = np.full((n, sets + 1), INF, dtype=np.int16)
+    # uint8 is safe: every stored value is clamped to INF (99) and a sum of two is at most 198
+    b0 = np.full((n, sets + 1), INF, dtype=np.uint8)
+    b1 = np.full((n, sets + 1), INF, dtype=np.uint8)
     b0[:, 0] = 0
     for r in rows:
         n0 = np.full_like(b0, INF)
@@ -267,8 +268,8 @@ def wait_sets_batch(counts: np.ndarray, variant: RuleSystem) -> list[frozenset[i
         copies = np.array([variant.copies[k] for k in group.kinds])
         room = base[:, kinds] < copies  # (n, K): a copy can still arrive
         step = 5 ** np.arange(len(kinds))
-        new = layout.tables[gi][np.where(room, keys[:, gi, None] + step, keys[:, gi, None])].astype(np.int16)
-        best = np.full(room.shape, INF, dtype=np.int16)  # (n, K)
+        new = layout.tables[gi][np.where(room, keys[:, gi, None] + step, keys[:, gi, None])]
+        best = np.full(room.shape, INF, dtype=np.uint8)  # (n, K)
         for m1 in range(sets + 1):
             m2 = sets - m1
             np.minimum(best, e0[:, m1, None] + new[:, :, m2, 1], out=best)
