@@ -99,13 +99,31 @@ def predict(model: TileClassifier, x: np.ndarray, device: str = "cpu", bs: int =
     return np.concatenate(kinds), np.concatenate(flips)
 
 
+class _WithFeatures(torch.nn.Module):
+    """The classifier with its pooled features as a third output (what `finetune` retrains a head on)."""
+
+    def __init__(self, model: TileClassifier) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, crops):
+        f = self.model.features(crops).mean(dim=(2, 3))
+        return self.model.kind(f), self.model.flip(f), f
+
+
 def export_onnx(model: TileClassifier, path: str, kinds: list[str]) -> None:
+    """ONNX with outputs kind_logits, flip_logit and features; the kind head's weights go beside it
+    (``<path stem>_head.npz``) so `mahjong-assistant finetune` can start from them."""
     model = model.cpu().eval()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(model, (torch.zeros(1, 3, CROP_H, CROP_W),), path, opset_version=17,
-                      input_names=["crops"], output_names=["kind_logits", "flip_logit"],
-                      dynamic_axes={"crops": {0: "n"}, "kind_logits": {0: "n"}, "flip_logit": {0: "n"}},
+    torch.onnx.export(_WithFeatures(model), (torch.zeros(1, 3, CROP_H, CROP_W),), path, opset_version=17,
+                      input_names=["crops"], output_names=["kind_logits", "flip_logit", "features"],
+                      dynamic_axes={"crops": {0: "n"}, "kind_logits": {0: "n"}, "flip_logit": {0: "n"},
+                                    "features": {0: "n"}},
                       dynamo=False)
+    np.savez(Path(path).with_name(Path(path).stem + "_head.npz"),
+             weight=model.kind.weight.detach().numpy(), bias=model.kind.bias.detach().numpy(),
+             kinds=np.array(kinds))
     try:
         import onnx
 

@@ -37,8 +37,9 @@ def test_classifier_output_shapes(rec):
     probs, flip = rec.classify(crops)
     assert probs.shape == (5, len(KINDS)) == (5, 56) and flip.shape == (5,)
     assert np.allclose(probs.sum(1), 1)
-    logits, flip_logit = rec.cls.run(None, {"crops": G.to_input(crops)})
-    assert logits.shape == (5, 56) and flip_logit.shape == (5, 1)
+    logits, flip_logit, features = rec.cls.run(None, {"crops": G.to_input(crops)})
+    assert logits.shape == (5, 56) and flip_logit.shape == (5, 1) and features.shape == (5, 192)
+    assert rec.features(crops).shape == (5, 192)
 
 
 @pytest.fixture(scope="module")

@@ -31,8 +31,10 @@ def register(sub) -> None:
     register_models(sub)
     register_reconstruction(sub)
     from .analyze import register as register_analyze
+    from .finetune import register as register_finetune
 
     register_analyze(sub)
+    register_finetune(sub)
 
 
 def register_models(sub) -> None:

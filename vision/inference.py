@@ -178,9 +178,17 @@ class TileRecognizer:
 
     def __init__(self, detector: str | os.PathLike = DETECTOR_PATH, classifier: str | os.PathLike = CLASSIFIER_PATH,
                  threads: int = 2, det_threshold: float = 0.3, nms_iou: float = 0.3, min_confidence: float = 0.0,
-                 scales: tuple[int, ...] = DETECT_SCALES):
+                 scales: tuple[int, ...] = DETECT_SCALES, head: object = "auto"):
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
+        self.head = None  # a finetuned kind head (weight [56, F], bias [56]) replacing the shipped one
+        self._has_features = any(o.name == "features" for o in self.cls.get_outputs())
+        if head == "auto":
+            from .finetune import load_head
+
+            self.head = load_head() if self._has_features else None
+        elif head is not None:
+            self.head = head
         self.scales = tuple(scales)
         self.det_threshold = det_threshold
         self.nms_iou = nms_iou
@@ -214,8 +222,19 @@ class TileRecognizer:
         """Upright crops [N, 96, 72, 3] BGR uint8 -> (probabilities [N, 56], flip probability [N])."""
         if len(crops) == 0:
             return np.zeros((0, len(KINDS))), np.zeros(0)
-        logits, flip = self.cls.run(None, {"crops": G.to_input(crops)})
+        if self.head is not None:
+            logits, flip, feats = self.cls.run(["kind_logits", "flip_logit", "features"], {"crops": G.to_input(crops)})
+            logits = feats @ self.head["weight"].T + self.head["bias"]
+        else:
+            logits, flip = self.cls.run(["kind_logits", "flip_logit"], {"crops": G.to_input(crops)})
         return G.softmax(logits, 1), G.sigmoid(flip[:, 0].astype(np.float64))
+
+    def features(self, crops: np.ndarray) -> np.ndarray:
+        """The classifier's pooled features of upright crops [N, 96, 72, 3] (what finetuning trains on)."""
+        if not self._has_features:
+            raise ValueError("this classifier model has no 'features' output; "
+                             "re-export it with models.train_classifier")
+        return self.cls.run(["features"], {"crops": G.to_input(crops)})[0]
 
     # -- the whole path -----------------------------------------------------------------------------
     def recognize(self, image: np.ndarray, keep_none: bool = False) -> Result:
