@@ -561,10 +561,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(args.func(args) or 0)
-    except TileError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except ValueError as e:
+    except ValueError as e:  # TileError, StateError, MatchError are ValueErrors: a clear message, exit 2
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
