@@ -444,7 +444,8 @@ def _bench(args: argparse.Namespace) -> int:
     if args.scoring:
         from .scoring.bench_sanma import main as bench_scoring
 
-        return bench_scoring(["--hands", str(args.hands or 2000), "--seed", str(args.seed if args.seed is not None else 7)])
+        seed = args.seed if args.seed is not None else 7
+        return bench_scoring(["--hands", str(args.hands or 2000), "--seed", str(seed)])
     from .bench import bench
 
     return bench(args.hands or 10_000, args.seed if args.seed is not None else 1)
