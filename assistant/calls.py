@@ -695,7 +695,8 @@ def _judge_discard(state: TableState, a: Action) -> Judgement:
         m = s.hand.melds[idx]
         if m.type == "pong" and state.option("kuikae") == "forbidden" and a.tile.kind == m.kinds[0]:
             return notice("KUIKAE", tile=kind_code(a.tile.kind)), ()
-        if ("called_set_no_discard" in state.variant.rule_flags and m.type in ("chow", "pong") and a.tile.kind in m.kinds):
+        if ("called_set_no_discard" in state.variant.rule_flags and m.type in ("chow", "pong")
+                and a.tile.kind in m.kinds):
             ranks = sorted(set(m.kinds))
             return notice("CALLED_SET_TILE", set=meld_text(m), ranks=kinds_text(ranks)), ()
     return None, _discard_warnings(state, a.seat, a.tile)

@@ -334,7 +334,8 @@ def validate_hand(hand: Hand, variant: RuleSystem, sizes: Iterable[int] | None =
         plain = counts.get(kind, 0) - reds.get(kind, 0)
         if red_copies and plain > variant.copies[kind] - red_copies:
             code = kind_code(kind)
-            raise TileError(code, _first_pos(hand, kind), f"the {name} set has only {variant.copies[kind] - red_copies} "
+            plain_copies = variant.copies[kind] - red_copies
+            raise TileError(code, _first_pos(hand, kind), f"the {name} set has only {plain_copies} "
                             f"plain {code} (one is the red {Tile(kind, True).code})")
     if sizes is not None:
         sizes = tuple(sizes)
@@ -355,7 +356,8 @@ def _first_pos(hand: Hand, kind: int, red: bool = False) -> int:
 
 def _check_in_set(t: Tile, pos: int, variant: RuleSystem, label: str = "") -> None:
     if t.kind == JOKER and not variant.has_jokers:
-        raise TileError(label or t.code, pos, f"jk is not in the {variant.name} tile set (jokers exist only in three-kaki)")
+        raise TileError(label or t.code, pos,
+                        f"jk is not in the {variant.name} tile set (jokers exist only in three-kaki)")
     if t.kind not in variant.copies and t.kind != BACK:
         raise TileError(label or t.code, pos, f"{t.code} is not in the {variant.name} tile set")
     if t.red and variant.red_fives.get(t.kind, 0) == 0:

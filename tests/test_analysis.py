@@ -76,7 +76,8 @@ def test_t4_great_dragons_complete_with_fei_free_reading(kaki):
 def test_h4_thirteen_orphans_thirteen_way(hk, sanma):
     for v in (hk, sanma):
         ws = waits(parse_hand("19m19p19s1234567z"), v)
-        assert [w.tile.code for w in ws] == ["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"]
+        assert [w.tile.code for w in ws] == ["1m", "9m", "1p", "9p", "1s", "9s",
+                                             "1z", "2z", "3z", "4z", "5z", "6z", "7z"]
         assert all(w.shapes == ("thirteen-sided",) for w in ws)
         assert all(w.live == 3 for w in ws)
 

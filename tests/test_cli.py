@@ -15,11 +15,13 @@ def run_cli(capsys, *argv):
 
 
 def test_waits_json(capsys):
-    code, out, _ = run_cli(capsys, "waits", "111m 234p 678p 34s 99s", "--variant", "sanma", "--visible", "2s5s", "--json")
+    code, out, _ = run_cli(capsys, "waits", "111m 234p 678p 34s 99s", "--variant", "sanma", "--visible", "2s5s",
+                           "--json")
     assert code == 0
     res = json.loads(out)
     assert res["shanten"] == 0
-    assert [(w["tile"], w["live"], w["shapes"]) for w in res["waits"]] == [("2s", 3, ["ryanmen"]), ("5s", 3, ["ryanmen"])]
+    assert [(w["tile"], w["live"], w["shapes"]) for w in res["waits"]] == [("2s", 3, ["ryanmen"]),
+                                                                          ("5s", 3, ["ryanmen"])]
     assert res["live_total"] == 6
 
 
