@@ -23,9 +23,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..analysis import Decomposition, decompositions
+from ..analysis import decompositions
 from ..hand import validate_hand
-from ..tiles import counts34, kind_code
+from ..tiles import kind_code
 from .additive import (
     Reading,
     cannot_win,
@@ -328,14 +328,6 @@ def evaluate(f: Facts) -> Evaluation:
 
 # --- the scorer --------------------------------------------------------------------------------------------
 
-def _seven_pairs(hand_counts: list[int]) -> Decomposition | None:
-    """Seven different pairs, read locally: the shared analysis yields them only when the variant's
-    ``special_hands`` lists seven pairs, and korean-3p enables them by table option."""
-    if sum(1 for n in hand_counts if n == 2) == 7 and sum(hand_counts) == 14:
-        return Decomposition("seven_pairs", (), tuple(k for k, n in enumerate(hand_counts) if n == 2))
-    return None
-
-
 def _check(ctx: WinContext) -> None:
     for m in ctx.hand.melds:
         if m.type == "chow":
@@ -357,11 +349,8 @@ def score(ctx: WinContext) -> ScoreResult:
     _check(ctx)
     validate_hand(ctx.hand, ctx.variant, sizes=(14,))
     check_win_tile(ctx)
-    decs = [d for d in decompositions(ctx.hand, ctx.variant) if d.form != "seven_pairs"]
-    if opts.seven_pairs and not ctx.hand.melds:
-        sp = _seven_pairs(counts34(ctx.hand.concealed))
-        if sp is not None:
-            decs.append(sp)
+    # the table's options decide the shapes (k3p.special_hands adds seven pairs to the rule system)
+    decs = decompositions(ctx.hand, ctx.variant.with_options(dict(ctx.options)))
     reads = readings(ctx.hand, decs, ctx.win_tile.kind, ctx.tsumo)
     if not reads:
         return cannot_win("the hand is not complete (no reading as four sets and a pair"
