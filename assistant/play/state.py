@@ -28,7 +28,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ..hand import Hand, parse_hand, parse_meld
-from ..scoring.base import Payment, PlayerShown, ScoreItem, ScoreResult, WinContext
+from ..scoring.base import Payment, PlayerShown, ScoreItem, ScoreResult, WinContext, net_changes
 from ..table import StateError, TableState
 from ..tiles import JOKER, Tile, format_tiles, kind_code, parse_tiles
 
@@ -113,12 +113,7 @@ class HandEnd:
 
     def net(self, players: int) -> list[int | float]:
         """Each seat's change from this ending's payments (sticks from the table count for the receiver)."""
-        out: list[int | float] = [0] * players
-        for p in self.payments:
-            out[p.receiver] += p.amount
-            if p.payer is not None:
-                out[p.payer] -= p.amount
-        return out
+        return net_changes(self.payments, players)
 
 
 def _payment(d: Mapping[str, Any]) -> Payment:

@@ -122,6 +122,16 @@ class Payment:
         return {"payer": self.payer, "receiver": self.receiver, "amount": self.amount, "reason": self.reason}
 
 
+def net_changes(payments, players: int) -> list[int | float]:
+    """Each seat's net change from a list of :class:`Payment` (sticks from the table: receiver only)."""
+    out: list[int | float] = [0] * players
+    for p in payments:
+        out[p.receiver] += p.amount
+        if p.payer is not None:
+            out[p.payer] -= p.amount
+    return out
+
+
 @dataclass
 class ScoreResult:
     """The full scoring of a win.
@@ -146,12 +156,7 @@ class ScoreResult:
 
     def net(self, players: int) -> list[int | float]:
         """Net change per seat from the payments (table sticks count for the receiver only)."""
-        out: list[int | float] = [0] * players
-        for p in self.payments:
-            out[p.receiver] += p.amount
-            if p.payer is not None:
-                out[p.payer] -= p.amount
-        return out
+        return net_changes(self.payments, players)
 
     def as_dict(self) -> dict:
         return {
