@@ -34,7 +34,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import TileError
 from .match.events import (
     HAND_FLAGS,
     AbortiveDraw,
@@ -439,31 +438,3 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser("list", parents=[db], help="list the matches in the database")
     p.set_defaults(func=_guard(cmd_list))
     return group
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """A parser with just the ``match`` group (for running this module on its own)."""
-    parser = argparse.ArgumentParser(prog="mahjong-assistant")
-    register(parser.add_subparsers(dest="command", metavar="COMMAND"))
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run a ``match …`` command; bad input or an illegal event: message on stderr, exit status 2."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 0
-    try:
-        return int(args.func(args) or 0)
-    except (TileError, ValueError) as e:  # MatchError is a ValueError
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
-
-
-__all__ = ["build_parser", "main", "register"]

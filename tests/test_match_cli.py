@@ -1,14 +1,12 @@
-"""The ``match`` command group, through ``register(subparsers)`` on a parser of our own."""
+"""The ``match`` command group, through the real command line (assistant.cli.main)."""
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 
 import pytest
 
-from assistant import match_cli
+from assistant.cli import main as cli_main
 from assistant.match.store import Store
 
 
@@ -18,14 +16,7 @@ def db(tmp_path):
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog="mahjong-assistant")
-    match_cli.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(list(argv))
-    try:
-        rc = args.func(args)
-    except ValueError as e:  # what assistant.cli.main does with bad input
-        print(f"error: {e}", file=sys.stderr)
-        rc = 2
+    rc = cli_main(list(argv))  # the real command line: bad input -> message on stderr, status 2
     out = capsys.readouterr()
     return rc, out.out, out.err
 
@@ -100,7 +91,7 @@ def test_bad_input_exits_2_and_writes_nothing(capsys, db):
 
 
 def test_main_reports_errors_with_status_2(capsys, db):
-    assert match_cli.main(["match", "show", "--db", db]) == 2
+    assert cli_main(["match", "show", "--db", db]) == 2
     assert "there are no matches" in capsys.readouterr().err
 
 
