@@ -53,3 +53,21 @@ def test_finetune_reports_before_and_after_and_saves_only_if_not_worse(correctio
 def test_finetune_needs_corrections(tmp_path):
     with pytest.raises(ValueError, match="no corrections"):
         finetune(tmp_path)
+
+
+def test_a_head_finetuned_from_another_model_is_ignored(tmp_path, capsys):
+    """After an update ships a new classifier, a head finetuned on the old one's features must not be used."""
+    from vision.finetune import head_fingerprint, shipped_head
+
+    ref = shipped_head()
+    good = tmp_path / "good.npz"
+    np.savez(good, base=np.array(head_fingerprint(ref)), **ref)
+    assert load_head(good) is not None
+    stale = tmp_path / "stale.npz"
+    other = {"weight": ref["weight"] + 0.01, "bias": ref["bias"]}
+    np.savez(stale, base=np.array(head_fingerprint(other)), **ref)
+    assert load_head(stale) is None
+    legacy = tmp_path / "legacy.npz"  # saved before fingerprints existed: origin unknown
+    np.savez(legacy, **ref)
+    assert load_head(legacy) is None
+    assert "different classifier" in capsys.readouterr().err

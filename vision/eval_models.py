@@ -344,7 +344,9 @@ def run(args: argparse.Namespace) -> dict:
     data = Path(args.data)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    rec = TileRecognizer(threads=args.threads)
+    paths = {k: v for k, v in (("detector", getattr(args, "detector", None)),
+                                ("classifier", getattr(args, "classifier", None))) if v}
+    rec = TileRecognizer(threads=args.threads, head=None, **paths)  # the models themselves, no user head
     base = None if args.no_baseline else Baseline(args.baseline)
     synth_dir = Path(args.synth) if args.synth else synth_eval_dir(args.synth_count)
     scenes = read_synth(synth_dir, args.synth_count)
@@ -393,5 +395,7 @@ def register(sub) -> None:
     p.add_argument("--baseline", help="folder holding the unpacked mahjong_detector package")
     p.add_argument("--no-baseline", action="store_true")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--detector", help="detector ONNX file to evaluate (default: the shipped models/detector.onnx)")
+    p.add_argument("--classifier", help="classifier ONNX file to evaluate (default: the shipped one)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_eval)

@@ -31,6 +31,15 @@ def finetuned_head_path() -> Path:
     return Path(os.environ.get("MAHJONG_FINETUNED_HEAD", data_dir() / HEAD_FILE))
 
 
+def head_fingerprint(head: dict[str, np.ndarray]) -> str:
+    """Identifies a shipped kind head: a finetuned head is only valid on top of the model it was trained from."""
+    import hashlib
+
+    h = hashlib.sha256(np.ascontiguousarray(head["weight"], np.float32).tobytes())
+    h.update(np.ascontiguousarray(head["bias"], np.float32).tobytes())
+    return h.hexdigest()[:16]
+
+
 def shipped_head(models_dir: Path | None = None) -> dict[str, np.ndarray]:
     from .inference import CLASSIFIER_PATH
 
@@ -47,13 +56,19 @@ def load_head(path: Path | None = None) -> dict[str, np.ndarray] | None:
     try:
         with np.load(path) as z:
             head = {"weight": z["weight"].astype(np.float32), "bias": z["bias"].astype(np.float32)}
+            base = str(z["base"]) if "base" in z.files else None
     except (OSError, ValueError, KeyError):
         return None
     try:
         ref = shipped_head()
     except OSError:
         return None
-    return head if head["weight"].shape == ref["weight"].shape else None
+    if head["weight"].shape != ref["weight"].shape or base != head_fingerprint(ref):
+        # trained on top of another (older) shipped model: its features mean something else now
+        print(f"ignoring {path}: it was finetuned from a different classifier (run `mahjong-assistant finetune` "
+              "again)", file=sys.stderr)
+        return None
+    return head
 
 
 def read_corrections(root: Path) -> list[tuple[np.ndarray, str]]:
@@ -134,7 +149,7 @@ def finetune(corrections_dir: Path, holdout: float = 0.25, seed: int = 0, steps:
         path = save_to or finetuned_head_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, **head)
+        np.savez(tmp, base=np.array(head_fingerprint(base)), **head)
         os.replace(tmp, path)
         result["saved"] = str(path)
     return result
