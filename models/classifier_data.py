@@ -53,18 +53,35 @@ def _over(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
 
+_CHINESE_NUMERALS = "一二三四"
+
+
 def corner_overlay(code: str, rng: np.random.Generator, size=FACE_SIZE) -> np.ndarray:
-    """Ink layer with the flower/season numeral and character of ``code`` in the top corners."""
+    """Ink layer with the flower/season numeral and character of ``code`` in the top corners.
+
+    Layouts seen on real sets: numeral in one top corner and the character in the other (either way
+    round); numeral and character side by side in one corner ("1春"); a Chinese numeral instead of the
+    arabic one; the character left out."""
     style = random_style(rng)
     rank, suit = int(code[0]), code[1]
     ink = _Ink(size, stroke=style.stroke)
     char = (_FLOWER_CHARS if suit == "f" else _SEASON_CHARS)[rank - 1]
     colour = style.red if rng.random() < 0.5 else style.blue
+    char_colour = style.ink if rng.random() < 0.5 else style.red
     left, right = (-0.06, -0.04, 0.2, 0.2), (0.8, -0.04, 1.06, 0.2)
-    num_box, char_box = (left, right) if rng.random() < 0.8 else (right, left)
-    _hershey(ink, str(rank), num_box, colour)
+    layout = rng.random()
+    if layout < 0.25:  # side by side in one corner: numeral first, then the character
+        x0 = -0.06 if rng.random() < 0.7 else 0.5
+        _hershey(ink, str(rank), (x0, -0.04, x0 + 0.22, 0.2), colour)
+        _draw_text(ink, char, (x0 + 0.22, -0.04, x0 + 0.5, 0.22), char_colour, style)
+        return ink.result()
+    num_box, char_box = (left, right) if rng.random() < 0.6 else (right, left)
+    if layout < 0.4:  # Chinese numeral
+        _draw_text(ink, _CHINESE_NUMERALS[rank - 1], num_box, colour, style)
+    else:
+        _hershey(ink, str(rank), num_box, colour)
     if rng.random() < 0.85:
-        _draw_text(ink, char, char_box, style.ink if rng.random() < 0.5 else style.red, style)
+        _draw_text(ink, char, char_box, char_colour, style)
     return ink.result()
 
 
