@@ -18,6 +18,24 @@ which uses the scorer when it is installed and otherwise says the value was not 
 ...               {"hand": "45p111z222z333z7z9s"}, {"hand": "1m9m1p1s9s1234567z7z"}]})
 >>> [(a.kind, a.legal, a.code) for a in legal_actions(s, 1)]
 [('chow', False, 'NO_CHI'), ('pass', True, None)]
+
+Hidden hands. For a seat whose concealed tiles are (partly) face down (``bk``, a camera's view of another
+player) nothing that needs the whole hand can be certain. Its face-down tiles may be any tile not all in
+sight elsewhere, so an action is listed and judged *legal* when it is possible — every rule that needs no
+hand still applies (too late, not from the previous player, riichi, last discard, kan limit …) — and
+carries a HAND_NOT_KNOWN warning saying what could not be checked (that it holds the tiles, that a
+riichi leaves it ready, that a tile wins for it). A discard or riichi of one of its face-down tiles is
+listed with the tile ``bk``. Kongs are listed for the kinds it is known to hold; any other is judged
+when attempted (:func:`check_action`).
+
+>>> h = TableState.from_json({"variant": "sanma", "turn": 0, "phase": "claim_window", "last_tile": "6p",
+...     "seats": [{"hand": "19m123456789p12s", "discards": ["6p"]}, {"hand": "bk" * 13}, {"hand": "bk" * 13}]})
+>>> # no kong: East holds the third 6p, so only two are out of sight
+>>> [(a.describe(), a.legal, [w.code for w in a.warnings]) for a in legal_actions(h, 2)][2:]
+[('chow 6p with 7p 8p -> {678p@2}', False, []), ('pong 6p with 6p 6p -> [666p@2]', True, ['HAND_NOT_KNOWN']), \
+('ron 6p', True, ['HAND_NOT_KNOWN']), ('pass', True, [])]
+>>> [w.message for w in legal_actions(h, 2)[3].warnings]
+["West's hand is not known (13 tiles face down), so whether it holds 66p can't be checked."]
 """
 
 from __future__ import annotations
@@ -39,7 +57,7 @@ from .table import (
     notice,
     win_value_check,
 )
-from .tiles import JOKER, Tile, format_tiles, kind_code, parse_tiles
+from .tiles import BACK, JOKER, Tile, format_tiles, kind_code, parse_tiles
 
 __all__ = [
     "KINDS", "Action", "ClaimResolution", "Verdict", "attempt", "check_action", "legal_actions",
@@ -244,11 +262,15 @@ def robbing_block(state: TableState, hand: Hand, tile: Tile) -> Notice | None:
     """The rule-system reason (if any) why ``hand`` may not rob the open kong window's ``tile``,
     before furiten and value: which declarations can be robbed at all, by which hands, and korean-3p's
     chow-only rule. ``hand`` is a 13-tile hand; it need not be one of the table's (the K6 "pair only"
-    case cannot occur at a real table, because the kong holds every copy of its tile)."""
+    case cannot occur at a real table, because the kong holds every copy of its tile). A hand with
+    face-down tiles is blocked only by rules that need no hand (its shape cannot be known)."""
     v = state.variant
     decl = state.declaration
-    reads = decompositions(hand, v, list(hand.concealed) + [tile])
-    kokushi = any(d.form == "thirteen_orphans" for d in reads)
+    if hand.hidden:  # face-down tiles: the hand's shape cannot be known, so it is taken as possible
+        reads, kokushi = [], True
+    else:
+        reads = decompositions(hand, v, list(hand.concealed) + [tile])
+        kokushi = any(d.form == "thirteen_orphans" for d in reads)
     if decl == "kita":
         rob = state.option("rob_kita", "none")
         if rob == "none" or (rob == "kokushi" and not kokushi):
@@ -271,7 +293,7 @@ def robbing_block(state: TableState, hand: Hand, tile: Tile) -> Notice | None:
                 return notice("ROB_CONCEALED_NEVER")
         else:
             return notice("ROB_CONCEALED_NEVER")
-    if "rob_for_chow_only" in v.rule_flags:
+    if "rob_for_chow_only" in v.rule_flags and not hand.hidden:
         in_chow = any(p.meld is None and p.type == "chow" and tile.kind in p.kinds for d in reads for p in d.sets)
         if not in_chow:
             return notice("ROB_KONG_CHOW_ONLY")
@@ -300,6 +322,68 @@ def _distinct(tiles: Iterable[Tile]) -> list[Tile]:
     return sorted(set(tiles), key=lambda t: (t.kind, not t.red))
 
 
+class _Holding:
+    """The tiles a seat can take from its concealed hand: its known tiles (plain fives before red ones)
+    and, for a seat with face-down tiles, one ``bk`` for each further tile of a kind that is not all in
+    sight elsewhere on the table (a plain copy stands for it while one is out of sight, else a red one)."""
+
+    def __init__(self, state: TableState, seat: int) -> None:
+        self.state = state
+        self.hand = state.seats[seat].hand
+        self.backs = self.hand.hidden
+        self._free: Counter[tuple[int, bool]] | None = None
+
+    def free(self, kind: int, red: bool) -> int:
+        """Copies of the tile (kind, red five or not) that are nowhere in sight on the table."""
+        if self._free is None:
+            st = self.state
+            v = st.variant.with_options(dict(st.options)) if st.options else st.variant
+            free: Counter[tuple[int, bool]] = Counter()
+            for k, n in v.copies.items():
+                reds = v.red_fives.get(k, 0)
+                free[(k, False)] += n - reds
+                free[(k, True)] += reds
+            seen = list(st.dora_indicators)
+            for o in st.seats:
+                seen.extend(o.hand.all_tiles())
+                seen.extend(d.tile for d in o.discards if d.called_by is None)
+            for t in seen:
+                if t.kind != BACK:
+                    free[(t.kind, t.red)] -= 1
+            self._free = free
+        return self._free[(kind, red)]
+
+    def take(self, *needs: tuple[int, int]) -> tuple[Tile, ...] | None:
+        """``n`` tiles of each ``(kind, n)`` in ``needs``: known ones first, then face-down ones; None if
+        the hand cannot hold them."""
+        backs = self.backs
+        used: Counter[int] = Counter()
+        filled: Counter[tuple[int, bool]] = Counter()
+        out: list[Tile] = []
+        for kind, n in needs:
+            known = sorted((t for t in self.hand.concealed if t.kind == kind), key=lambda t: t.red)[used[kind]:]
+            got = known[:n]
+            used[kind] += len(got)
+            out.extend(got)
+            for _ in range(n - len(got)):
+                red = next((r for r in (False, True) if self.free(kind, r) - filled[(kind, r)] > 0), None)
+                if backs == 0 or red is None:
+                    return None
+                filled[(kind, red)] += 1
+                backs -= 1
+                out.append(Tile(kind, red))
+        return tuple(out)
+
+
+def _can_hold(state: TableState, seat: int, tiles: Iterable[Tile]) -> bool:
+    """The seat holds these tiles (by kind), or may hold them among its face-down tiles."""
+    hand = state.seats[seat].hand
+    if not hand.hidden:
+        return _holds(hand, tiles)
+    need = Counter(t.kind for t in tiles)
+    return _Holding(state, seat).take(*need.items()) is not None
+
+
 def _physical_options(state: TableState, seat: int) -> list[Action]:
     ph = state.phase
     if ph == "claim_window" and seat != state.turn:
@@ -318,11 +402,12 @@ def _claim_options(state: TableState, seat: int) -> list[Action]:
     t = state.last_tile
     assert t is not None
     hand = state.seats[seat].hand
+    hold = _Holding(state, seat)
     src = state.seats_back(seat, state.turn)
     jk = _jokers(hand) if v.has_jokers else 0
     out: list[Action] = []
     if t.kind == JOKER:
-        if winning_readings(state, seat, t):
+        if hand.hidden or winning_readings(state, seat, t):
             out.append(Action("ron", seat, t))
         return out + [Action("pass", seat)]
     if t.kind < 27 and t.suit in v.chow_suits:
@@ -335,23 +420,25 @@ def _claim_options(state: TableState, seat: int) -> list[Action]:
             for fei_a, fei_b in ((False, False), (True, False), (False, True)):
                 if (fei_a or fei_b) and not jk:
                     continue
-                pa = (Tile(JOKER),) if fei_a else _take(hand, ka, 1)
-                pb = (Tile(JOKER),) if fei_b else _take(hand, kb, 1)
-                if pa is None or pb is None:
+                got = hold.take(*[(k, 1) for k, fei in ((ka, fei_a), (kb, fei_b)) if not fei])
+                if got is None:
                     continue
-                meld = make_meld([t, pa[0], pb[0]], [t, Tile(ka), Tile(kb)], source=src)
+                real = iter(got)
+                pa = Tile(JOKER) if fei_a else next(real)
+                pb = Tile(JOKER) if fei_b else next(real)
+                meld = make_meld([t, pa, pb], [t, Tile(ka), Tile(kb)], source=src)
                 key = (meld.tiles, meld.stands_for)
                 if key not in seen:
                     seen.add(key)
-                    out.append(Action("chow", seat, t, (pa[0], pb[0]), meld))
+                    out.append(Action("chow", seat, t, (pa, pb), meld))
     same = _count(hand, t.kind)
-    pair = _take(hand, t.kind, 2)
+    pair = hold.take((t.kind, 2))
     if pair:
         out.append(Action("pong", seat, t, pair, make_meld((t,) + pair, source=src)))
     if jk and same >= 1:
         mixed = (_take(hand, t.kind, 1)[0], Tile(JOKER))  # type: ignore[index]
         out.append(Action("pong", seat, t, mixed, make_meld((t,) + mixed, (t, t, t), source=src)))
-    three = _take(hand, t.kind, 3)
+    three = hold.take((t.kind, 3))
     if three:
         out.append(Action("open_kong", seat, t, three, make_meld((t,) + three, source=src)))
     elif jk and pair:
@@ -361,7 +448,7 @@ def _claim_options(state: TableState, seat: int) -> list[Action]:
         if m.type == "pong" and m.is_open and m.kinds[0] == t.kind:
             kong = make_meld(m.tiles + (t,), m.stands_for + (Tile(t.kind),), added=True, source=m.source)
             out.append(Action("added_kong", seat, t, (), kong, (seat, idx)))
-    if winning_readings(state, seat, t):
+    if hand.hidden or winning_readings(state, seat, t):
         out.append(Action("ron", seat, t))
     return out + [Action("pass", seat)]
 
@@ -374,7 +461,7 @@ def _rob_options(state: TableState, seat: int) -> list[Action]:
     if state.declaration == "bonus":
         if sum(1 for b in hand.bonus if b.is_bonus) == 7:
             out.append(Action("ron", seat, t))
-    elif winning_readings(state, seat, t):
+    elif hand.hidden or winning_readings(state, seat, t):
         out.append(Action("ron", seat, t))
     return out + [Action("pass", seat)]
 
@@ -382,10 +469,11 @@ def _rob_options(state: TableState, seat: int) -> list[Action]:
 def _closed_kong_options(state: TableState, seat: int) -> list[Action]:
     v = state.variant
     hand = state.seats[seat].hand
+    hold = _Holding(state, seat)
     out: list[Action] = []
     jk = _jokers(hand) if v.has_jokers else 0
     for k in sorted({t.kind for t in hand.concealed if t.is_playing}):
-        four = _take(hand, k, 4)
+        four = hold.take((k, 4))
         if four:
             out.append(Action("closed_kong", seat, Tile(k), four, make_meld(four, concealed=True)))
         elif jk and _count(hand, k) == 3:
@@ -399,36 +487,38 @@ def _own_turn_options(state: TableState, seat: int) -> list[Action]:
     v = state.variant
     s = state.seats[seat]
     hand = s.hand
+    hold = _Holding(state, seat)
     jk = _jokers(hand) if v.has_jokers else 0
     out: list[Action] = [Action("discard", seat, t) for t in _distinct(hand.concealed) if t.kind != JOKER]
-    if state.drawn_tile is not None and decompositions(hand, v):
+    if state.drawn_tile is not None and (hand.hidden or decompositions(hand, v)):
         out.append(Action("tsumo", seat, state.drawn_tile))
     out.extend(_closed_kong_options(state, seat))
     for idx, m in enumerate(hand.melds):
         if m.type != "pong" or not m.is_open:
             continue
         k = m.kinds[0]
-        real = _take(hand, k, 1)
+        real = hold.take((k, 1))
         add = real[0] if real else (Tile(JOKER) if jk else None)
         if add is not None:
             kong = make_meld(m.tiles + (add,), m.stands_for + (Tile(k),), added=True, source=m.source)
             out.append(Action("added_kong", seat, add, (add,), kong, (seat, idx)))
-    if "kita" in v.calls and _count(hand, NORTH):
+    if "kita" in v.calls and hold.take((NORTH, 1)):
         out.append(Action("kita", seat, Tile(NORTH), (Tile(NORTH),)))
     if "riichi" in v.calls and not s.in_riichi:
         out.extend(_riichi_options(state, seat))
-    if "sink_fei" in v.calls and jk:
+    if "sink_fei" in v.calls and (jk or (hand.hidden and hold.take((JOKER, 1)))):
         out.append(Action("sink_fei", seat, Tile(JOKER), (Tile(JOKER),)))
     if "swap_fei" in v.calls:
         for owner, o in enumerate(state.seats):
             for idx, m in enumerate(o.hand.melds):
                 for pos, (pt, st) in enumerate(zip(m.tiles, m.stands_for, strict=True)):
-                    real = _take(hand, st.kind, 1) if pt.kind == JOKER else None
+                    real = hold.take((st.kind, 1)) if pt.kind == JOKER else None
                     if real:
                         tiles = m.tiles[:pos] + real + m.tiles[pos + 1:]
                         new = make_meld(tiles, m.stands_for, concealed=m.concealed, added=m.added, source=m.source)
                         out.append(Action("swap_fei", seat, real[0], real, new, (owner, idx)))
-    if "nine_terminals" in v.calls and s.first_turn and state.drawn_from == "wall" and _orphan_kinds(state, hand) >= 9:
+    if "nine_terminals" in v.calls and s.first_turn and state.drawn_from == "wall" \
+            and _orphan_kinds(state, hand) + _orphan_kinds_unseen(state, seat) >= 9:
         out.append(Action("nine_terminals", seat))
     return out
 
@@ -436,6 +526,17 @@ def _own_turn_options(state: TableState, seat: int) -> list[Action]:
 def _orphan_kinds(state: TableState, hand: Hand) -> int:
     orphans = set(state.variant.thirteen_orphans_kinds)
     return len({t.kind for t in hand.concealed} & orphans)
+
+
+def _orphan_kinds_unseen(state: TableState, seat: int) -> int:
+    """Terminal and honour kinds the seat may hold among its face-down tiles besides those it is known to
+    hold (0 for a known hand)."""
+    hold = _Holding(state, seat)
+    if not hold.backs:
+        return 0
+    known = {t.kind for t in hold.hand.concealed}
+    could = [k for k in state.variant.thirteen_orphans_kinds if k not in known and hold.take((k, 1))]
+    return min(hold.backs, len(could))
 
 
 def _shanten_after(state: TableState, seat: int, tile: Tile) -> int:
@@ -449,6 +550,8 @@ def _riichi_options(state: TableState, seat: int) -> list[Action]:
     s = state.seats[seat]
     if not s.is_closed:
         return [Action("riichi", seat)]
+    if s.hidden:  # whether a discard leaves the hand ready cannot be known: any discard may be the riichi tile
+        return [Action("riichi", seat, t) for t in _distinct(s.hand.concealed)]
     ready = [Action("riichi", seat, t) for t in _distinct(s.hand.concealed) if _shanten_after(state, seat, t) == 0]
     return ready or [Action("riichi", seat)]
 
@@ -461,7 +564,29 @@ def _judge(state: TableState, a: Action) -> Action:
     block, warnings = _JUDGES[a.kind](state, a)
     if block is not None:
         return replace(a, legal=False, code=block.code, message=block.message, warnings=warnings)
+    if a.seat is not None and state.seats[a.seat].hidden and all(w.code != "HAND_NOT_KNOWN" for w in warnings):
+        what = _unknown_part(state, a)
+        if what:
+            warnings = warnings + (notice("HAND_NOT_KNOWN", **state.hidden_words(a.seat), what=what),)
     return replace(a, legal=True, code=None, message="", warnings=warnings)
+
+
+def _unknown_part(state: TableState, a: Action) -> str:
+    """What a legal action of a seat with face-down tiles rests on that cannot be checked ('' if nothing)."""
+    assert a.seat is not None
+    known = state.seats[a.seat].hand.known_concealed
+    if a.kind == "riichi":
+        return "whether the hand is ready after this discard"
+    if a.kind == "nine_terminals" and _orphan_kinds(state, state.seats[a.seat].hand) < 9:
+        return "whether it holds nine different terminals and honours"
+    if a.kind == "discard" and a.tile is not None and a.tile.kind == BACK:
+        return "which of its face-down tiles it throws"
+    needs = a.tiles or ((a.tile,) if a.kind == "discard" and a.tile is not None else ())
+    if needs and not _holds(Hand(known), needs):
+        return f"whether it holds {format_tiles(needs)}"
+    if a.kind == "closed_kong" and state.seats[a.seat].in_riichi:
+        return "whether the kan keeps its waits"
+    return ""
 
 
 Judgement = tuple[Notice | None, tuple[Notice, ...]]
@@ -591,9 +716,9 @@ def _judge_closed_kong(state: TableState, a: Action) -> Judgement:
         return fei, ()
     s = state.seats[a.seat]
     if s.in_riichi:
-        if state.drawn_tile is None or state.drawn_tile.kind != a.tile.kind:
+        if state.drawn_tile is None or state.drawn_tile.kind not in (a.tile.kind, BACK):
             return notice("RIICHI_FIXED_HAND"), ()
-        if not _keeps_waits(state, a.seat, a.tile.kind):
+        if not s.hidden and not _keeps_waits(state, a.seat, a.tile.kind):
             return notice("KAN_CHANGES_WAIT"), ()
     return (_kan_limit(state) or _replacement_block(state, _kan_word(state))), ()
 
@@ -634,7 +759,7 @@ def _judge_tsumo(state: TableState, a: Action) -> Judgement:
 
 def _judge_kita(state: TableState, a: Action) -> Judgement:
     assert a.seat is not None
-    if state.seats[a.seat].in_riichi and (state.drawn_tile is None or state.drawn_tile.kind != NORTH):
+    if state.seats[a.seat].in_riichi and (state.drawn_tile is None or state.drawn_tile.kind not in (NORTH, BACK)):
         return notice("KITA_AFTER_RIICHI"), ()
     if state.drawn_tile is None and not state.option("kita_after_pon", False):
         return notice("KITA_NEEDS_DRAW"), ()
@@ -648,7 +773,9 @@ def _judge_riichi(state: TableState, a: Action) -> Judgement:
         return notice("ALREADY_RIICHI"), ()
     if not s.is_closed:
         return notice("RIICHI_OPEN_HAND"), ()
-    if a.tile is None:
+    if s.hidden:  # face-down tiles: whether the hand is ready cannot be known
+        away = 0
+    elif a.tile is None:
         away = min(_shanten_after(state, a.seat, t) for t in _distinct(s.hand.concealed))
     else:
         away = _shanten_after(state, a.seat, a.tile)
@@ -681,7 +808,7 @@ def _judge_nine_terminals(state: TableState, a: Action) -> Judgement:
     if not state.seats[a.seat].first_turn or state.drawn_from != "wall":
         return notice("NINE_TERMINALS_NOT_NOW"), ()
     n = _orphan_kinds(state, state.seats[a.seat].hand)
-    if n < 9:
+    if n + _orphan_kinds_unseen(state, a.seat) < 9:
         return notice("NOT_NINE_TERMINALS", n=n), ()
     return None, ()
 
@@ -689,7 +816,8 @@ def _judge_nine_terminals(state: TableState, a: Action) -> Judgement:
 def _judge_discard(state: TableState, a: Action) -> Judgement:
     assert a.seat is not None and a.tile is not None
     s = state.seats[a.seat]
-    if s.in_riichi and state.drawn_tile is not None and a.tile is not state.drawn_tile:
+    if s.in_riichi and state.drawn_tile is not None and a.tile is not state.drawn_tile \
+            and state.drawn_tile.kind != BACK:  # a face-down drawn tile may be the one thrown
         return notice("RIICHI_FIXED_HAND"), ()
     for idx in state.sets_made_this_turn:
         m = s.hand.melds[idx]
@@ -813,12 +941,20 @@ def _resolve_attempt(state: TableState, seat: int, att: Action) -> Action:
 
 def _construct(state: TableState, seat: int, att: Action) -> Action | None:
     """An explicitly described action the listing leaves out (two-Fei sets, a riichi discard that does
-    not leave the hand ready, a kong with Fei), when the seat holds the tiles; else None."""
+    not leave the hand ready, a kong with Fei; for a seat with face-down tiles, a discard or a kong of
+    tiles it may hold among them), when the seat holds the tiles; else None."""
     hand = state.seats[seat].hand
     kind = att.kind
-    if kind == "riichi" and state.phase == "own_turn" and seat == state.turn and att.tile is not None:
-        return Action("riichi", seat, att.tile) if _holds(hand, (att.tile,)) else None
-    if not att.tiles or not _holds(hand, att.tiles):
+    own_turn = state.phase == "own_turn" and seat == state.turn
+    if kind == "riichi" and own_turn and att.tile is not None:
+        return Action("riichi", seat, att.tile) if _can_hold(state, seat, (att.tile,)) else None
+    if hand.hidden and kind == "discard" and own_turn and att.tile is not None:
+        return Action("discard", seat, att.tile) if _can_hold(state, seat, (att.tile,)) else None
+    if hand.hidden and kind == "closed_kong" and not att.tiles and att.tile is not None and att.tile.is_playing \
+            and seat == state.turn and state.phase in ("own_turn", "turn_start"):
+        four = _Holding(state, seat).take((att.tile.kind, 4))
+        return None if four is None else Action(kind, seat, Tile(att.tile.kind), four, make_meld(four, concealed=True))
+    if not att.tiles or not _can_hold(state, seat, att.tiles):
         return None
     if kind in ("chow", "pong", "open_kong") and state.phase == "claim_window" and seat != state.turn:
         t = state.last_tile

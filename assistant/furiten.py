@@ -11,6 +11,12 @@ and what each of its waits is good for (call-legality.md §5, sanma.md §12, kor
 * **hong-kong**, **three-kaki** — no memory: nothing here ever blocks a win.
 
 Nothing in this module changes a state; :func:`record_pass` returns a new one.
+
+A seat whose hand holds face-down tiles (``bk``, :attr:`~assistant.table.SeatState.hidden`) has waits
+nobody at the table can know: :func:`seat_waits`, :func:`waits_in_discards` and
+:func:`winning_readings` raise :class:`~assistant.table.HandNotKnown` for it; :func:`ron_blocker`
+applies only what needs no hand (a passed tile, korean-3p's per-tile sacred discard); :func:`could_take`
+is False (a pass by such a seat is not recorded); :func:`wait_labels` is empty.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ def furiten_rule(state: TableState) -> str:
 
 def _hand13(state: TableState, seat: int) -> Hand:
     s = state.seats[state.check_seat(seat)]
+    state.check_known(seat, "its waits")
     if s.hand.tile_count != 13:
         raise ValueError(f"seat {seat}: holds {s.hand.tile_count} tiles (its own turn); waits are read from a "
                          "13-tile hand, after the discard")
@@ -57,17 +64,20 @@ def waits_in_discards(state: TableState, seat: int) -> list[int]:
 
 def winning_readings(state: TableState, seat: int, tile: Tile) -> list[Decomposition]:
     """The readings of the seat's hand completed by ``tile`` (empty when it does not win)."""
+    state.check_known(seat, f"whether {tile.code} completes its hand")
     hand = state.seats[seat].hand
     return decompositions(hand, state.variant, list(hand.concealed) + [tile])
 
 
 def ron_blocker(state: TableState, seat: int, tile: Tile) -> Notice | None:
     """The furiten / sacred-discard notice that stops ``seat`` winning on another player's ``tile``
-    (a discard or a robbed kong), or None. Self-draws are never blocked."""
+    (a discard or a robbed kong), or None. Self-draws are never blocked. For a seat with face-down tiles
+    only the checks that need no hand are made (its waits are not known)."""
     rule = furiten_rule(state)
     s = state.seats[state.check_seat(seat)]
+    known = not s.hidden
     if rule == "furiten":
-        hit = waits_in_discards(state, seat)
+        hit = waits_in_discards(state, seat) if known else []
         if hit:
             return notice("FURITEN_OWN_DISCARD", wait=kind_code(hit[0]))
         if s.in_riichi and s.passed_since_riichi:
@@ -77,7 +87,7 @@ def ron_blocker(state: TableState, seat: int, tile: Tile) -> Notice | None:
     elif rule == "per_tile":
         if tile.kind in s.discard_kinds:
             return notice("SACRED_DISCARD", tile=kind_code(tile.kind))
-    elif rule == "all_waits":
+    elif rule == "all_waits" and known:
         hit = waits_in_discards(state, seat)
         if hit:
             return notice("SACRED_DISCARD_ALL_WAITS", wait=kind_code(hit[0]))
@@ -87,8 +97,8 @@ def ron_blocker(state: TableState, seat: int, tile: Tile) -> Notice | None:
 def could_take(state: TableState, seat: int) -> bool:
     """Whether ``seat`` could have won on the open tile, as furiten counts it (sanma.md §12): any reading
     of a discard (a win without a yaku included), an added kan, an ankan with kokushi; a set-aside North
-    only where the table lets it be robbed."""
-    if state.phase not in ("claim_window", "kong_window") or seat == state.turn:
+    only where the table lets it be robbed. False for a seat with face-down tiles: that cannot be known."""
+    if state.phase not in ("claim_window", "kong_window") or seat == state.turn or state.seats[seat].hidden:
         return False
     assert state.last_tile is not None
     reads = winning_readings(state, seat, state.last_tile)
@@ -137,8 +147,11 @@ def wait_labels(state: TableState, seat: int) -> list[WaitLabel]:
     self-draw on it would be a legal win; ``tsumo only`` — furiten / sacred discard, or only a self-draw
     reaches the yaku or the minimum (the reason says which); ``can ron`` — a discard win is allowed (the
     reason notes when no scorer checked its value). Values come from :func:`~assistant.table.win_value_check`.
+    Empty for a seat whose hand holds face-down tiles (its waits are not known).
     """
     out: list[WaitLabel] = []
+    if state.seats[state.check_seat(seat)].hidden:
+        return out
     for w in seat_waits(state, seat):
         tile = w.tile
         if w.live == 0:

@@ -5,6 +5,15 @@
 '12345556p jk [777z@1] | 4f1a2h'
 >>> [m.type for m in h.melds], h.melds[0].source
 (['pong'], 1)
+
+A ``bk`` among the concealed tiles is a tile seen face down: one tile whose face is not known (another
+player's hand as a camera sees it). It counts towards the hand size but never towards the copies of a
+kind; :func:`validate_hand` accepts it only when asked to (``hidden=True``), because no analysis can
+read an unknown tile.
+
+>>> h = parse_hand("bkbkbk 5p5p [777z@1] bkbkbkbkbk")
+>>> h.format(), h.hidden, h.tile_count, [t.code for t in h.known_concealed]
+('55p bkbkbkbkbkbkbkbk [777z@1]', 8, 13, ['5p', '5p'])
 """
 
 from __future__ import annotations
@@ -136,6 +145,21 @@ class Hand:
         """Tiles counted towards hand size: concealed tiles plus three per meld (a kong's 4th is extra)."""
         return len(self.concealed) + 3 * len(self.melds)
 
+    @property
+    def hidden(self) -> int:
+        """How many concealed tiles are face down (``bk``): tiles whose faces are not known."""
+        return sum(1 for t in self.concealed if t.kind == BACK)
+
+    @property
+    def is_known(self) -> bool:
+        """Every concealed tile is known (no ``bk``)."""
+        return all(t.kind != BACK for t in self.concealed)
+
+    @property
+    def known_concealed(self) -> tuple[Tile, ...]:
+        """The concealed tiles whose faces are known (every tile but the ``bk`` ones)."""
+        return tuple(t for t in self.concealed if t.kind != BACK)
+
     def all_tiles(self) -> list[Tile]:
         """Every physical tile of the hand: concealed, melds, bonus."""
         out = list(self.concealed)
@@ -149,9 +173,10 @@ class Hand:
         concealed = list(self.concealed)
         if self.win_tile is not None and self.win_tile in concealed:
             concealed.remove(self.win_tile)
-        parts = [format_tiles([t for t in concealed if t.kind != JOKER])]
+        parts = [format_tiles([t for t in concealed if t.kind not in (JOKER, BACK)])]
         jokers = sum(1 for t in concealed if t.kind == JOKER)
         parts.extend(["jk"] * jokers)
+        parts.append("bk" * sum(1 for t in concealed if t.kind == BACK))
         parts.extend(m.format() for m in self.melds)
         text = " ".join(p for p in parts if p)
         if self.bonus:
@@ -279,18 +304,23 @@ def hand_from_tiles(tiles: Sequence[Tile], melds: Sequence[Meld] = (), bonus: Se
 
 
 def validate_hand(hand: Hand, variant: RuleSystem, sizes: Iterable[int] | None = (13, 14),
-                  visible: Sequence[Tile] = ()) -> None:
+                  visible: Sequence[Tile] = (), hidden: bool = False) -> None:
     """Raise :class:`TileError` if the hand cannot exist in ``variant``.
 
     Checks: every tile is in the variant's set; no bonus tile, back or (outside jokers' variants) joker
     among the concealed tiles; no kind used more often than the set has copies (hand, melds, bonus and
     ``visible`` together); red fives within the set's red copies; jokers obey the variant's limits in
     shown sets; the hand size (concealed + 3 per meld) is one of ``sizes``.
+
+    ``hidden``: the concealed tiles may include face-down ``bk`` tiles (a hand seen from across the
+    table); each counts towards the hand size and never towards the copies of a kind.
     """
     name = variant.name
     positions = hand.positions or tuple(range(len(hand.concealed)))
     for t, pos in zip(hand.concealed, positions, strict=False):
         if t.kind == BACK:
+            if hidden:
+                continue
             raise TileError(t.code, pos, "a face-down tile (bk) cannot be analysed; name the tile")
         if t.is_bonus:
             raise TileError(t.code, pos, f"bonus tile {t.code} cannot be inside a concealed hand; put it after '|'")

@@ -35,7 +35,7 @@ and other bonus tiles, sanma's set-aside Norths, three-kaki's sunk Fei). Only ``
       "last_tile": "6p",                      # the discard / kong tile open to claims, else null
       "declaration": null,                    # kong_window: added_kong | closed_kong | kita | bonus
       "next_drawn": false,                    # window closed by the next draw (or the replacement draw)
-      "drawn_tile": null,                     # own_turn: the tile just drawn (null after a claim)
+      "drawn_tile": null,                     # own_turn: the tile just drawn (null after a claim; bk: unseen)
       "drawn_from": null,                     # wall | kong_replacement | bonus_replacement
       "sets_made_this_turn": [],              # own_turn: indices into the turn seat's melds
       "live_wall": 40,                        # tiles that can still be drawn normally (3 Kaki: above the reserve)
@@ -45,7 +45,7 @@ and other bonus tiles, sanma's set-aside Norths, three-kaki's sunk Fei). Only ``
       "honba": 0, "riichi_sticks": 0,
       "seats": [                              # one per seat, East (dealer) first
         {"name": "Ann",                       # optional; messages use it, else the seat wind
-         "hand": "111m 234p 678p 34s 99s | 4z",
+         "hand": "111m 234p 678p 34s 99s | 4z",  # bk: a concealed tile seen face down
          "discards": ["1z", {"tile": "6p", "called_by": 2}, {"tile": "9s", "riichi": true}],
          "points": 35000,
          "passed_since_discard": "3p",        # winning tiles let pass since this seat's last discard
@@ -60,6 +60,22 @@ and other bonus tiles, sanma's set-aside Norths, three-kaki's sunk Fei). Only ``
 >>> s.seat_name(s.next_seat(0)), s.last_tile.code, s.discarder
 ('South', '6p', 0)
 >>> TableState.from_json(s.to_json()) == s
+True
+
+Unknown tiles. A camera cannot see the other players' concealed tiles: a ``bk`` in a seat's hand is one
+tile seen face down (``"hand": "bkbkbkbkbkbkbkbkbkbkbkbkbk"``; known and unknown tiles may mix). It counts
+towards the hand size, never towards the copies of a kind, and is not a visible tile; ``drawn_tile`` may
+be ``bk`` (an unseen draw). Nothing else may be face down: discards, melds (a concealed kong is written
+``(5555p)``), bonus areas, indicators and passed tiles name their tiles. A seat whose hand holds ``bk``
+is *hidden* (:attr:`SeatState.hidden`): questions that need the whole hand (scoring, waits, tenpai)
+either treat it as unknown (:mod:`assistant.calls`, :mod:`assistant.furiten`) or raise
+:class:`HandNotKnown` naming the seat.
+
+>>> h = TableState.from_json({"variant": "sanma", "phase": "turn_start",
+...     "seats": [{"hand": "19m123456789p12s"}, {"hand": "bk" * 13}, {"hand": "1z1z1z bkbkbkbkbkbkbkbkbkbk"}]})
+>>> [s.hidden for s in h.seats], h.hidden_seats, h.seats[2].hand.format()
+([0, 13, 10], (1, 2), '111z bkbkbkbkbkbkbkbkbkbk')
+>>> TableState.from_json(h.to_json()) == h
 True
 """
 
@@ -95,6 +111,21 @@ class StateError(ValueError):
         self.field = field
         self.reason = reason
         super().__init__(f"{field}: {reason}")
+
+
+class HandNotKnown(ValueError):
+    """A question that needs every concealed tile of ``seat`` (scoring, waits, tenpai), asked while
+    ``hidden`` of them are face down (``bk``)."""
+
+    def __init__(self, seat: int, name: str, hidden: int, what: str = "this") -> None:
+        self.seat = seat
+        self.hidden = hidden
+        super().__init__(f"seat {seat} ({name}): its concealed hand is not known ({_tiles_word(hidden)} face down), "
+                         f"so {what} cannot be worked out; the seat must reveal its tiles first")
+
+
+def _tiles_word(n: int) -> str:
+    return f"{n} tile" if n == 1 else f"{n} tiles"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -187,6 +218,9 @@ MESSAGES: Mapping[str, str | Mapping[str, str]] = MappingProxyType({
     "KONG_NEEDS_DRAW": "You can declare a kong from your hand only after drawing a tile, not right after a call.",
     "NINE_TERMINALS_NOT_NOW": "Nine terminals can be declared only on your first draw, before anyone has called.",
     "NOT_NINE_TERMINALS": "You hold {n} different terminal and honour kinds; nine terminals needs 9.",
+    # --- unknown (face-down) tiles --------------------------------------------------------------
+    "HAND_NOT_KNOWN": "{player}'s hand is not known ({hidden} face down), so {what} can't be checked.",
+    "REVEAL_FIRST": "{player}'s hand is not known ({hidden} face down): reveal the hand first, then {action}.",
 })
 
 
@@ -267,6 +301,11 @@ class SeatState:
     def is_closed(self) -> bool:
         """No set claimed from a discard (concealed kongs keep a hand closed)."""
         return all(m.concealed for m in self.hand.melds)
+
+    @property
+    def hidden(self) -> int:
+        """How many of the seat's concealed tiles are face down (``bk``, unknown)."""
+        return self.hand.hidden
 
     @property
     def discard_kinds(self) -> frozenset[int]:
@@ -390,6 +429,21 @@ class TableState:
         return self.live_wall > 0 and (self.replacement_tiles is None or self.replacement_tiles > 0)
 
     @property
+    def hidden_seats(self) -> tuple[int, ...]:
+        """Seats whose hands hold face-down (``bk``) tiles."""
+        return tuple(i for i, s in enumerate(self.seats) if s.hidden)
+
+    def check_known(self, seat: int, what: str = "this") -> None:
+        """Raise :class:`HandNotKnown` if ``seat``'s hand holds face-down tiles; ``what`` names the question."""
+        hidden = self.seats[seat].hidden
+        if hidden:
+            raise HandNotKnown(seat, self.seat_name(seat), hidden, what)
+
+    def hidden_words(self, seat: int) -> dict[str, str]:
+        """The ``player`` and ``hidden`` fields of the HAND_NOT_KNOWN / REVEAL_FIRST messages."""
+        return {"player": self.seat_name(seat), "hidden": _tiles_word(self.seats[seat].hidden)}
+
+    @property
     def kongs_made(self) -> int:
         """Kongs declared at the table this hand (set-aside Norths are not kongs)."""
         return sum(1 for s in self.seats for m in s.hand.melds if m.is_kong)
@@ -404,7 +458,7 @@ class TableState:
             if i != seat:
                 for m in s.hand.melds:
                     out.extend(m.tiles)
-        return out
+        return [t for t in out if t.kind != BACK]
 
     # --- JSON -------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -455,7 +509,7 @@ class TableState:
             last_tile=_opt_tile(data.get("last_tile"), "last_tile", variant),
             declaration=_opt_str(data.get("declaration"), "declaration"),
             next_drawn=_bool(data.get("next_drawn", False), "next_drawn"),
-            drawn_tile=_opt_tile(data.get("drawn_tile"), "drawn_tile", variant),
+            drawn_tile=_opt_tile(data.get("drawn_tile"), "drawn_tile", variant, face_down=True),
             drawn_from=_opt_str(data.get("drawn_from"), "drawn_from"),
             sets_made_this_turn=tuple(_int(v, f"sets_made_this_turn[{i}]")
                                       for i, v in enumerate(_list(data.get("sets_made_this_turn", []),
@@ -508,7 +562,7 @@ class TableState:
             raise StateError(where, f"expected a SeatState, got {type(seat).__name__}")
         size = 14 if (self.phase == "own_turn" and i == self.turn) else 13
         try:
-            validate_hand(seat.hand, v, sizes=(size,))
+            validate_hand(seat.hand, v, sizes=(size,), hidden=True)
         except TileError as e:
             raise StateError(f"{where}.hand", str(e)) from None
         for t in seat.hand.bonus:
@@ -706,6 +760,9 @@ def _list(value: object, name: str) -> list[Any]:
 
 
 def _in_set(t: Tile, name: str, variant: RuleSystem, playing: bool = False) -> None:
+    if t.kind == BACK:
+        raise StateError(name, "bk (a tile seen face down) can only stand in a concealed hand or as the drawn tile; "
+                               "name the tile here")
     if t.kind not in variant.copies or (t.red and variant.red_fives.get(t.kind, 0) == 0):
         raise StateError(name, f"{t.code} is not in the {variant.name} tile set")
     if playing and not t.is_playing:
@@ -725,15 +782,18 @@ def _tiles(value: object, name: str, variant: RuleSystem) -> list[Tile]:
     return tiles
 
 
-def _tile(value: object, name: str, variant: RuleSystem) -> Tile:
+def _tile(value: object, name: str, variant: RuleSystem, face_down: bool = False) -> Tile:
+    if face_down and value == "bk":
+        return Tile(BACK)
     tiles = _tiles(value, name, variant)
     if len(tiles) != 1:
         raise StateError(name, f"expected exactly one tile, got {value!r}")
     return tiles[0]
 
 
-def _opt_tile(value: object, name: str, variant: RuleSystem) -> Tile | None:
-    return None if value is None else _tile(value, name, variant)
+def _opt_tile(value: object, name: str, variant: RuleSystem, face_down: bool = False) -> Tile | None:
+    """One tile code or null; ``face_down``: ``bk`` (an unseen tile) is allowed too."""
+    return None if value is None else _tile(value, name, variant, face_down)
 
 
 def _seat_from_json(data: object, i: int, variant: RuleSystem) -> SeatState:
@@ -837,10 +897,12 @@ def win_context(state: TableState, seat: int, tile: Tile, *, tsumo: bool, chanka
     ``in_hand``: the tile is already among the concealed tiles (a self-draw on the own turn); else it
     is added. ``hypothetical``: a "what if" for wait labels (no discarder, no turn-specific flags).
     Set-aside Norths and sunk Fei stay in the bonus area and are also given as ``kita`` / ``fei_sunk``.
+    Raises :class:`HandNotKnown` when the seat's hand holds face-down tiles.
     """
     from .scoring import PlayerShown, WinContext
 
     v = state.variant
+    state.check_known(seat, "the value of its win")
     s = state.seats[seat]
     concealed = s.hand.concealed if in_hand else s.hand.concealed + (tile,)
     hand = Hand(tuple(concealed), s.hand.melds, s.hand.bonus, tile, tuple(range(len(concealed))))
@@ -882,9 +944,13 @@ def win_value_check(state: TableState, seat: int, tile: Tile, *, tsumo: bool, ch
     """Does this (complete) win have a yaku / reach the table's minimum?
 
     Asks ``assistant.scoring.score`` when the rule system's scorer module is importable; otherwise the
-    answer is ``unknown`` with a VALUE_UNCHECKED notice, so call legality never depends on scoring.
+    answer is ``unknown`` with a VALUE_UNCHECKED notice, so call legality never depends on scoring. A seat
+    whose hand holds face-down tiles gets ``unknown`` with a HAND_NOT_KNOWN notice.
     """
     v = state.variant
+    if state.seats[seat].hidden:
+        return WinValue("unknown", notice("HAND_NOT_KNOWN", **state.hidden_words(seat),
+                                          what="whether it wins and what the win is worth"))
     score = _scorer(v)
     minimum = minimum_value(state)
     if score is None:

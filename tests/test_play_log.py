@@ -33,6 +33,7 @@ from assistant.play import (
     PlayState,
     Pong,
     ReplacementDraw,
+    Reveal,
     RiichiStick,
     Ron,
     SinkFei,
@@ -57,6 +58,7 @@ ONE_OF_EACH = [
     BonusTile(0, "1f"), SinkFei(1), SwapFei(0, "7p", 1, 2), RiichiStick(0), Pass(2), NewDora("4p"),
     Ron((2, 1), "3z"), Tsumo(1, "1p2p"), ExhaustiveDraw(), ExhaustiveDraw((0, 2)),
     AbortiveDraw("nine_terminals", 0), AbortiveDraw("four_kans"), FalseWin(2),
+    Reveal(1, "1z2z3z", drawn="1z"),
 ]
 
 

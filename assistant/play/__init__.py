@@ -4,6 +4,8 @@
 when the event cannot happen now), ``replay(variant, events)`` and :class:`HandLog` (a hand's events,
 with JSON). Events are small frozen values (:mod:`.events`); the state is a
 :class:`~assistant.table.TableState` with in-hand bookkeeping (:class:`PlayState`, :mod:`.state`).
+A game seen by a camera plays the same way with the other hands face down (``bk`` in the deal, ``bk``
+draws) and a :class:`Reveal` of a hand before its win (see :mod:`.machine`).
 
 >>> s = apply(None, Deal("sanma", ("111m234p678p34s99s", "1p9p1s9s1z2z3z4z5z2p8p2s8s",
 ...                                 "1p9p1s9s1z2z3z6z7z3p7p3s7s"), dora_indicators="5z"))
@@ -38,6 +40,7 @@ from .events import (
     Pass,
     Pong,
     ReplacementDraw,
+    Reveal,
     RiichiStick,
     Ron,
     SinkFei,
@@ -51,7 +54,7 @@ from .state import HandEnd, IllegalEvent, PlayState, WinRecord, hand_notation
 __all__ = [
     "ABORTIVE_REASONS", "EVENT_TYPES", "AbortiveDraw", "AddedKong", "BonusTile", "Chow", "ClosedKong", "Deal",
     "Discard", "Draw", "Event", "EventError", "ExhaustiveDraw", "FalseWin", "Hand", "HandEnd", "HandLog",
-    "IllegalEvent", "Kita", "NewDora", "OpenKong", "Pass", "PlayState", "Pong", "ReplacementDraw", "RiichiStick",
-    "Ron", "SinkFei", "SwapFei", "Tsumo", "WinRecord", "apply", "event_from_json", "hand_notation", "is_tenpai",
-    "replay", "tile_total",
+    "IllegalEvent", "Kita", "NewDora", "OpenKong", "Pass", "PlayState", "Pong", "ReplacementDraw", "Reveal",
+    "RiichiStick", "Ron", "SinkFei", "SwapFei", "Tsumo", "WinRecord", "apply", "event_from_json", "hand_notation",
+    "is_tenpai", "replay", "tile_total",
 ]

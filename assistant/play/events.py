@@ -13,15 +13,17 @@ JSON of an event: ``{"type": T, ...fields}``; fields at their default are left o
                     "honba": 0, "riichi_sticks": 0, "points": [35000, ...], "names": [...], "dealer": 0,
                     "options": {}}`` — hands East first (13 tiles; bonus tiles cleared at the deal go after
                     ``|``); ``live_wall``/``dead_wall`` default from the rule system
-``draw``            ``{"seat": 1, "tile": "5s"}`` — a tile from the live wall (closes an open claim window)
-``replacement_draw`` ``{"seat": 1, "tile": "7p"}`` — after a kong, kita, bonus tile or sunk Fei
+``draw``            ``{"seat": 1, "tile": "5s"}`` — a tile from the live wall (closes an open claim window);
+                    ``"tile": "bk"``: a draw nobody else saw (the hand gets a face-down tile)
+``replacement_draw`` ``{"seat": 1, "tile": "7p"}`` — after a kong, kita, bonus tile or sunk Fei (``bk`` too)
 ``discard``         ``{"seat": 1, "tile": "9s", "riichi": true}`` — ``riichi`` declares riichi with it
 ``chow`` / ``pong`` / ``open_kong``  ``{"seat": 1, "tiles": "46p", "meld": "{456p@1}"}`` — a claim of the
                     open discard: the tiles from the hand (optional: the best are chosen) and the meld
                     shown (optional, checked)
 ``closed_kong``     ``{"seat": 0, "tile": "5p"}``;  ``added_kong`` ``{"seat": 0, "tile": "5p"}``
 ``kita``            ``{"seat": 0}`` — a North set aside (sanma)
-``bonus``           ``{"seat": 0, "tile": "2f"}`` — a bonus tile drawn (wall or replacement) and set aside
+``bonus``           ``{"seat": 0, "tile": "2f"}`` — a bonus tile drawn (wall or replacement) and set aside; also
+                    right after a face-down draw (``bk``): the drawn tile was this bonus tile
 ``sink_fei``        ``{"seat": 0}``;  ``swap_fei`` ``{"seat": 0, "tile": "7z", "owner": 0, "meld": 1}``
 ``riichi``          ``{"seat": 0}`` — the riichi stick placed (also placed automatically when the
                     declaration discard passes)
@@ -32,7 +34,15 @@ JSON of an event: ``{"type": T, ...fields}``; fields at their default are left o
 ``abortive_draw``   ``{"reason": "nine_terminals", "seat": 0}`` or ``{"reason": "four_kans"}``
 ``false_win``       ``{"seat": 2}`` — a false win / chombo
 ``dora``            ``{"tile": "4p"}`` — a new (kan) dora indicator turned over
+``reveal``          ``{"seat": 1, "tiles": "123m456p789s1122z", "drawn": "2z"}`` — the seat shows its concealed
+                    tiles (a win, an exhaustive draw): every one of them, naming the face-down (``bk``) ones;
+                    ``drawn`` names the drawn tile when it was face down
 ==================  ==========================================================================================
+
+Unknown tiles: a camera does not see the other players' concealed tiles, so a dealt hand may hold ``bk``
+(``"bk" * 13``; known tiles may mix in) and a draw or replacement draw may be ``bk``. A discard, a call,
+a kong, a kita … of a tile the seat is not known to hold uses up one of its face-down tiles (the tile is
+then known); a ``reveal`` names them all. ``bk`` is refused everywhere else (code FACE_DOWN).
 
 >>> e = event_from_json({"type": "discard", "seat": 1, "tile": "0p", "riichi": True})
 >>> e, e.to_json()
@@ -358,7 +368,8 @@ class Kita(Event):
 @dataclass(frozen=True)
 class BonusTile(Event):
     """``seat`` drew the bonus ``tile`` (from the wall, or as its replacement) and sets it aside; it
-    then owes a replacement draw."""
+    then owes a replacement draw. Right after a face-down draw (``bk``) of the seat, that drawn tile is
+    the bonus tile (the wall does not move again)."""
 
     type: ClassVar[str] = "bonus"
     _tile_fields: ClassVar[tuple[str, ...]] = ("tile",)
@@ -487,6 +498,20 @@ class AbortiveDraw(Event):
 
 
 @dataclass(frozen=True)
+class Reveal(Event):
+    """``seat`` shows its concealed ``tiles`` (all of them: the known ones and those that were face down);
+    ``drawn``: which of them is the tile it drew, when that draw was face down."""
+
+    type: ClassVar[str] = "reveal"
+    _tiles_fields: ClassVar[tuple[str, ...]] = ("tiles",)
+    _tile_fields: ClassVar[tuple[str, ...]] = ("drawn",)
+    _always: ClassVar[tuple[str, ...]] = ("tiles",)
+    seat: int
+    tiles: tuple[Tile, ...]
+    drawn: Tile | None = None
+
+
+@dataclass(frozen=True)
 class FalseWin(Event):
     """``seat`` declared a win it does not have (chombo / false win)."""
 
@@ -497,7 +522,7 @@ class FalseWin(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls for cls in (
         Deal, Draw, ReplacementDraw, Discard, Chow, Pong, OpenKong, ClosedKong, AddedKong, Kita, BonusTile,
-        SinkFei, SwapFei, RiichiStick, Pass, NewDora, Ron, Tsumo, ExhaustiveDraw, AbortiveDraw, FalseWin,
+        SinkFei, SwapFei, RiichiStick, Pass, NewDora, Ron, Tsumo, ExhaustiveDraw, AbortiveDraw, FalseWin, Reveal,
     )
 }
 #: the ``type`` of each event class, as written in JSON
@@ -534,5 +559,5 @@ def describe(event: Event) -> str:
 __all__ = [
     "ABORTIVE_REASONS", "AbortiveDraw", "AddedKong", "BonusTile", "Chow", "ClosedKong", "Deal", "Discard", "Draw",
     "EVENT_TYPES", "Event", "EventError", "ExhaustiveDraw", "FalseWin", "Kita", "NewDora", "OpenKong", "Pass", "Pong",
-    "ReplacementDraw", "RiichiStick", "Ron", "SinkFei", "SwapFei", "Tsumo", "describe", "event_from_json",
+    "ReplacementDraw", "Reveal", "RiichiStick", "Ron", "SinkFei", "SwapFei", "Tsumo", "describe", "event_from_json",
 ]

@@ -25,6 +25,29 @@ Turn flow (``phase`` of :mod:`assistant.table`):
 
 Every replacement draw takes one tile off the live wall (the dead wall is topped up, or the tile comes
 from the back of the wall), so live wall + dead wall + every tile in sight stays the set's tile count.
+
+Unknown tiles (a game seen by a camera): a dealt hand may hold face-down ``bk`` tiles and ``draw`` /
+``replacement_draw`` may be ``bk`` (the hand gets one more face-down tile, the walls move as for any
+draw). A discard, call, kong, kita, bonus tile, sunk or swapped Fei of a tile the seat is not known to
+hold uses up one of its face-down tiles (known tiles are used first; a riichi seat that drew face down
+throws the drawn tile; a bonus tile set aside right after a face-down draw is that drawn tile). Checks
+that need the hidden hand are skipped as unknowable (a riichi declaration, a call with enough face-down
+tiles, a listed tenpai seat are accepted: see :mod:`assistant.calls`); a win needs the hand first:
+``reveal`` names the seat's tiles (every known one kept, exactly the face-down ones replaced, the copies
+of the set respected), then ``tsumo`` / ``ron`` are checked and scored as usual (REVEAL_FIRST before
+that; in three-kaki every loser reveals too, its Fei and honour pongs count). An exhaustive draw with no
+``tenpai`` list needs every hand revealed.
+
+>>> s = apply(None, Deal("sanma", ("111m234p678p34s99s", "bk" * 13, "bk" * 13), dora_indicators="5z"))
+>>> s = apply(apply(apply(s, Draw(0, "7z")), Discard(0, "7z")), Draw(1, "bk"))
+>>> s = apply(s, Discard(1, "5s"))
+>>> s.seats[1].hand.format(), s.seats[1].discards[-1].tile.code, s.live_wall
+('bkbkbkbkbkbkbkbkbkbkbkbkbk', '5s', 53)
+>>> apply(apply(s, Draw(2, "bk")), Tsumo(2))
+Traceback (most recent call last):
+...
+assistant.play.state.IllegalEvent: West's hand is not known (14 tiles face down): reveal the hand first, then \
+declare the win.
 """
 
 from __future__ import annotations
@@ -42,7 +65,7 @@ from ..scoring import score
 from ..scoring.base import Payment, PlayerShown, WinContext
 from ..table import NORTH, SeatState, StateError, TableState, notice, win_context
 from ..table import Discard as DiscardTile
-from ..tiles import JOKER, Tile, sort_key
+from ..tiles import BACK, JOKER, Tile, format_tiles, sort_key
 from ..variants import get_variant
 from .events import (
     AbortiveDraw,
@@ -63,6 +86,7 @@ from .events import (
     Pass,
     Pong,
     ReplacementDraw,
+    Reveal,
     RiichiStick,
     Ron,
     SinkFei,
@@ -105,6 +129,7 @@ def apply(state: TableState | None, event: Event | Mapping[str, Any]) -> PlaySta
         seat = getattr(event, "seat", None)
         if seat is not None:
             _seat(st, seat)
+        _face_up(event)
         return _HANDLERS[type(event)](st, event)
     except IllegalEvent:
         raise
@@ -232,21 +257,52 @@ def _check(st: PlayState, seat: int, kind: str, tile: Tile | None = None, tiles:
     return verdict.action
 
 
-def _remove(tiles: Sequence[Tile], take: Sequence[Tile]) -> tuple[Tile, ...] | None:
-    """``tiles`` without ``take`` (exact tiles: a red five is not a plain one), or None if missing."""
+def _remove(tiles: Sequence[Tile], take: Sequence[Tile], face_down: bool = False) -> tuple[Tile, ...] | None:
+    """``tiles`` without ``take`` (exact tiles: a red five is not a plain one), or None if missing.
+    ``face_down``: a tile that is not there uses up a face-down ``bk`` instead (known tiles first)."""
     rest = list(tiles)
+    back = Tile(BACK)
+    missing = []
     for t in take:
-        if t not in rest:
+        if t in rest:
+            rest.remove(t)
+        else:
+            missing.append(t)
+    for _ in missing:
+        if not face_down or back not in rest:
             return None
-        rest.remove(t)
+        rest.remove(back)
     return tuple(rest)
 
 
 def _without(st: PlayState, seat: int, take: Sequence[Tile], verb: str) -> tuple[Tile, ...]:
-    rest = _remove(st.seats[seat].hand.concealed, take)
+    """The seat's concealed tiles without ``take``: its known tiles first, then face-down ones."""
+    rest = _remove(st.seats[seat].hand.concealed, take, face_down=True)
     if rest is None:
         raise _fail("TILES_NOT_IN_HAND", tiles=" ".join(t.code for t in take), action=verb)
     return rest
+
+
+#: events whose tiles may be face down (``bk``): an unseen draw
+_FACE_DOWN_OK = (Draw, ReplacementDraw)
+
+
+def _face_up(event: Event) -> None:
+    """FACE_DOWN when an event names a ``bk`` where only a named tile can be (all but the draws)."""
+    if isinstance(event, _FACE_DOWN_OK):
+        return
+    for name in type(event)._tile_fields + type(event)._tiles_fields:
+        value = getattr(event, name)
+        tiles = value if isinstance(value, tuple) else (value,)
+        if any(isinstance(t, Tile) and t.kind == BACK for t in tiles):
+            raise IllegalEvent("FACE_DOWN", f"The {name.replace('_', ' ')} of a {event.type} must be named: bk (a "
+                                            "tile seen face down) stands only in a dealt hand or for a draw.")
+
+
+def _reveal_first(st: PlayState, seat: int, action: str) -> None:
+    """REVEAL_FIRST when ``seat``'s hand still holds face-down tiles."""
+    if st.seats[seat].hidden:
+        raise _fail("REVEAL_FIRST", **st.hidden_words(seat), action=action)
 
 
 def _in_set(st: PlayState, tile: Tile) -> None:
@@ -453,6 +509,8 @@ def _wall_left(st: PlayState) -> None:
 
 
 def _playing_tile(st: PlayState, tile: Tile, seat: int) -> None:
+    if tile.kind == BACK:  # an unseen draw
+        return
     _in_set(st, tile)
     if tile.is_bonus:
         raise IllegalEvent("BONUS_TILE", f"{tile.code} is a bonus tile: {_name(st, seat)} sets it aside (record a "
@@ -497,23 +555,32 @@ def _on_bonus(st: PlayState, ev: BonusTile) -> PlayState:
     if not ev.tile.is_bonus:
         raise IllegalEvent("NOT_A_BONUS_TILE", f"{ev.tile.code} is not a bonus tile; it stays in the hand.")
     seat = ev.seat
-    if st.phase == "kong_window" and seat == st.turn:
-        st = _close_window(st)
-    else:
-        st = _draw_seat(st, seat, "bonus")
-    _wall_left(st)
-    replacement = st.owed is not None
     s = st.seats[seat]
+    concealed = s.hand.concealed
+    if st.phase == "own_turn" and seat == st.turn and st.drawn_tile is not None and st.drawn_tile.kind == BACK:
+        # the tile drawn face down was this bonus tile: it leaves the hand, the wall has already moved
+        replacement = st.drawn_from != "wall"
+        concealed = _without(st, seat, (st.drawn_tile,), "set a bonus tile aside")
+        carry, wall = st.sets_made_this_turn, {}
+    else:
+        if st.phase == "kong_window" and seat == st.turn:
+            st = _close_window(st)
+        else:
+            st = _draw_seat(st, seat, "bonus")
+        _wall_left(st)
+        replacement = st.owed is not None
+        s = st.seats[seat]
+        carry = st.carry_sets
+        wall = _take_replacement(st) if replacement else {"live_wall": st.live_wall - 1}
     payments = []
     for what in _bonus_events(st, s.hand.bonus, ev.tile):
         payments += _instant(st, what, seat)
-    seats = _with_points(_seats(st, {seat: {"hand": _hand(s.hand, bonus=s.hand.bonus + (ev.tile,))}}), payments)
-    wall = _take_replacement(st) if replacement else {"live_wall": st.live_wall - 1}
+    seats = _with_points(_seats(st, {seat: {"hand": _hand(s.hand, concealed, bonus=s.hand.bonus + (ev.tile,))}}),
+                         payments)
     rob = _eighth_flower_robbable(st, seat)
     window = {**_end_turn_fields(), **({"last_tile": ev.tile, "declaration": "bonus"} if rob else {})}
     return replace(st, seats=seats, turn=seat, phase="kong_window" if rob else "turn_start", **window, owed="bonus",
-                   carry_sets=st.carry_sets if replacement else (), kong_chain=st.kong_chain if replacement else 0,
-                   **wall)
+                   carry_sets=carry if replacement else (), kong_chain=st.kong_chain if replacement else 0, **wall)
 
 
 def _bonus_events(st: PlayState, bonus: Sequence[Tile], new: Tile) -> list[str]:
@@ -542,9 +609,12 @@ def _on_discard(st: PlayState, ev: Discard) -> PlayState:
     if tile.kind == JOKER:
         raise IllegalEvent("FEI_DISCARD", "A thrown Fei is sunk, not discarded: record sink_fei (it goes to the "
                                           "bonus area and a replacement is drawn).")
-    rest = _without(st, seat, (tile,), "discard")
-    _check(st, seat, "riichi" if ev.riichi else "discard", tile)
     s = st.seats[seat]
+    if s.in_riichi and st.drawn_tile is not None and st.drawn_tile.kind == BACK:
+        rest = _without(st, seat, (st.drawn_tile,), "discard")  # after riichi the (face-down) drawn tile is thrown
+    else:
+        rest = _without(st, seat, (tile,), "discard")
+    _check(st, seat, "riichi" if ev.riichi else "discard", tile)
     double = ev.riichi and s.first_turn
     row = s.discards + (DiscardTile(tile, None, ev.riichi),)
     seats = _seats(st, {seat: {"hand": _hand(s.hand, rest), "discards": row, "passed_since_discard": (),
@@ -662,7 +732,7 @@ def _on_swap_fei(st: PlayState, ev: SwapFei) -> PlayState:
     changes: dict[int, dict[str, Any]] = {}
     owner = st.seats[ev.owner]
     new_melds = owner.hand.melds[:ev.meld] + (new,) + owner.hand.melds[ev.meld + 1:]
-    if _remove(rest, (ev.tile,)) is None and st.drawn_tile == ev.tile:
+    if st.drawn_tile is not None and st.drawn_tile not in rest:
         drawn: dict[str, Any] = {"drawn_tile": Tile(JOKER)}  # the drawn tile went into the set: the Fei replaces it
     else:
         drawn = {}
@@ -705,6 +775,42 @@ def _on_new_dora(st: PlayState, ev: NewDora) -> PlayState:
         raise IllegalEvent("NO_NEW_DORA", f"{len(st.dora_indicators)} indicator(s) are already shown for "
                                           f"{st.kongs_made} kan(s); a new one comes with each kan.")
     return replace(st, dora_indicators=st.dora_indicators + (ev.tile,))
+
+
+def _on_reveal(st: PlayState, ev: Reveal) -> PlayState:
+    seat = ev.seat
+    name = _name(st, seat)
+    s = st.seats[seat]
+    concealed = s.hand.concealed
+    shown = format_tiles(ev.tiles)
+    if len(ev.tiles) != len(concealed):
+        raise IllegalEvent("BAD_REVEAL", f"{name} holds {len(concealed)} concealed tiles; the reveal {shown} names "
+                                         f"{len(ev.tiles)}.")
+    new = _remove(ev.tiles, s.hand.known_concealed)
+    if new is None:
+        lacking = list(s.hand.known_concealed)
+        for t in ev.tiles:
+            if t in lacking:
+                lacking.remove(t)
+        raise IllegalEvent("BAD_REVEAL", f"{name}'s reveal must show every tile already known in the hand; "
+                                         f"{shown} lacks {format_tiles(lacking)}.")
+    changes: dict[str, Any] = {}
+    drawn = st.drawn_tile if st.phase == "own_turn" and seat == st.turn else None
+    if drawn is not None and drawn.kind == BACK:
+        if ev.drawn is None:
+            raise IllegalEvent("BAD_REVEAL", f"{name} drew a tile face down: say which revealed tile it is (drawn).")
+        swapped_in = ev.drawn.kind == JOKER and ev.drawn in s.hand.known_concealed  # a Fei swap took the draw
+        if ev.drawn not in new and not swapped_in:
+            raise IllegalEvent("BAD_REVEAL", f"The drawn tile {ev.drawn.code} must be one of the tiles that were "
+                                             f"face down ({format_tiles(new)}).")
+        changes["drawn_tile"] = ev.drawn
+    elif ev.drawn is not None and ev.drawn is not drawn:
+        held = f"its drawn tile is {drawn.code}" if drawn is not None else "it holds no drawn tile now"
+        raise IllegalEvent("BAD_REVEAL", f"{name}'s reveal names the drawn tile {ev.drawn.code}, but {held}.")
+    try:
+        return replace(st, seats=_seats(st, {seat: {"hand": _hand(s.hand, ev.tiles)}}), **changes)
+    except StateError as e:
+        raise IllegalEvent("BAD_REVEAL", f"{name}'s reveal {shown} cannot be: {e.reason}") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -759,8 +865,21 @@ def _finish_win(st: PlayState, wins: Sequence[WinRecord], discarder: int | None,
     return replace(st, seats=seats, riichi_sticks=max(0, st.riichi_sticks - int(collected)), ending=end)
 
 
+def _known_for_win(st: PlayState, winners: Sequence[int]) -> None:
+    """Every winner's hand must be known (REVEAL_FIRST); in three-kaki every loser's too (its Fei and
+    concealed honour pongs count in the settlement)."""
+    for seat in winners:
+        _reveal_first(st, seat, "declare the win")
+    if st.variant.has_jokers:
+        for seat in range(st.players):
+            if seat not in winners:
+                _reveal_first(st, seat, "score the win (in three-kaki every loser shows its Fei and concealed "
+                                        "honour pongs)")
+
+
 def _on_tsumo(st: PlayState, ev: Tsumo) -> PlayState:
     _check(st, ev.seat, "tsumo")
+    _known_for_win(st, (ev.seat,))
     assert st.drawn_tile is not None
     ctx = _context(st, ev.seat, st.drawn_tile, tsumo=True, ura=ev.ura_indicators)
     return _finish_win(st, [_scored(ctx, ev.seat, st)], None)
@@ -770,6 +889,7 @@ def _on_ron(st: PlayState, ev: Ron) -> PlayState:
     for seat in ev.seats:
         _seat(st, seat)
     actions = [_check(st, seat, "ron") for seat in ev.seats]
+    _known_for_win(st, ev.seats)
     if len(actions) > 1:
         res = resolve_claims(st, actions)
         winners = {a.seat for a in res.winners}
@@ -804,9 +924,11 @@ def _on_ron(st: PlayState, ev: Ron) -> PlayState:
 
 
 def is_tenpai(state: TableState, seat: int) -> bool:
-    """Ready at an exhaustive draw (sanma §9.4): formally ready, with a wait not all held by the seat."""
+    """Ready at an exhaustive draw (sanma §9.4): formally ready, with a wait not all held by the seat.
+    Raises :class:`~assistant.table.HandNotKnown` for a seat whose hand holds face-down tiles."""
     from ..analysis import waits
 
+    state.check_known(seat, "whether it is ready")
     s = state.seats[seat]
     if s.hand.tile_count != 13:
         return False
@@ -819,13 +941,14 @@ def _on_exhaustive(st: PlayState, ev: ExhaustiveDraw) -> PlayState:
     if st.phase not in ("claim_window", "turn_start"):
         raise IllegalEvent("WRONG_PHASE", f"{_name(st, st.turn)} holds 14 tiles and must discard first; the hand "
                                           "ends when the last discard passes.")
-    ready = tuple(i for i in range(st.players) if is_tenpai(st, i))
     if ev.tenpai is None:
-        tenpai = ready
+        for i in st.hidden_seats:
+            _reveal_first(st, i, "end the hand (or list the seats that are ready)")
+        tenpai = tuple(i for i in range(st.players) if is_tenpai(st, i))
     else:
         for i in ev.tenpai:
             _seat(st, i)
-            if i not in ready:
+            if not st.seats[i].hidden and not is_tenpai(st, i):  # a face-down hand is taken as shown
                 raise IllegalEvent("NOT_TENPAI", f"{_name(st, i)}'s hand is not ready, so it cannot be shown as "
                                                  "tenpai.")
         for i, s in enumerate(st.seats):
@@ -890,7 +1013,7 @@ _HANDLERS: dict[type, Any] = {
     Chow: _on_claim, Pong: _on_claim, OpenKong: _on_claim, ClosedKong: _on_closed_kong, AddedKong: _on_added_kong,
     Kita: _on_kita, SinkFei: _on_sink_fei, SwapFei: _on_swap_fei, Pass: _on_pass, RiichiStick: _on_riichi_stick,
     NewDora: _on_new_dora, Tsumo: _on_tsumo, Ron: _on_ron, ExhaustiveDraw: _on_exhaustive,
-    AbortiveDraw: _on_abortive, FalseWin: _on_false_win,
+    AbortiveDraw: _on_abortive, FalseWin: _on_false_win, Reveal: _on_reveal,
 }
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from ..hand import Hand, parse_hand, parse_meld
 from ..scoring.base import Payment, PlayerShown, ScoreItem, ScoreResult, WinContext, net_changes
 from ..table import StateError, TableState
-from ..tiles import JOKER, Tile, format_tiles, kind_code, parse_tiles
+from ..tiles import BACK, JOKER, Tile, format_tiles, kind_code, parse_tiles
 
 OWED = ("kong", "bonus")
 ENDINGS = ("win", "exhaustive_draw", "abortive_draw", "false_win")
@@ -45,7 +45,10 @@ class IllegalEvent(ValueError):
     WALL_EMPTY, WALL_NOT_EMPTY, REPLACEMENT_OWED, NO_REPLACEMENT_OWED, BONUS_TILE, NOT_A_BONUS_TILE,
     NOT_IN_SET, WRONG_TILES, MELD_MISMATCH, DEAD_HAND, ALREADY_PASSED, STICK_PLACED, NOT_IN_RIICHI,
     FOUR_KANS, NO_ABORT, NOT_TENPAI, NO_NEW_DORA, KONG_BEFORE_DRAW, FEI_DISCARD, IMPOSSIBLE (the event
-    would make a table that cannot exist, e.g. a fifth copy of a tile). Replayed logs add ``index``."""
+    would make a table that cannot exist, e.g. a fifth copy of a tile); for face-down tiles REVEAL_FIRST
+    (a win, or an exhaustive draw without a tenpai list, while a hand that counts still holds ``bk``),
+    BAD_REVEAL (a reveal that does not fit the hand or the table) and FACE_DOWN (``bk`` where a tile must
+    be named). Replayed logs add ``index``."""
 
     def __init__(self, code: str, message: str) -> None:
         self.code = code
@@ -126,8 +129,9 @@ def hand_notation(hand: Hand, win_tile: Tile | None = None) -> str:
     rest = list(hand.concealed)
     if win_tile is not None:
         rest.remove(next(t for t in rest if t == win_tile))
-    parts = [format_tiles([t for t in rest if t.kind != JOKER])]
+    parts = [format_tiles([t for t in rest if t.kind not in (JOKER, BACK)])]
     parts += ["jk"] * sum(1 for t in rest if t.kind == JOKER)
+    parts.append("bk" * sum(1 for t in rest if t.kind == BACK))
     if win_tile is not None:
         parts.append(f"{win_tile.code}*")
     parts += [m.format() for m in hand.melds]
