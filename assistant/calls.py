@@ -627,6 +627,29 @@ def _fei_in_shown_set(state: TableState, meld: Meld | None) -> Notice | None:
     return None
 
 
+def _no_discard_left(state: TableState, a: Action) -> Notice | None:
+    """Where a called set's tiles may not be discarded in the same turn (three-kaki), a chow or pong that
+    would leave only such tiles in the hand cannot be made: the player could not end the turn (Decision:
+    the rules are silent; refusing the call is how the same case is handled under kuikae elsewhere)."""
+    m, seat = a.meld, a.seat
+    if (m is None or seat is None or m.type not in ("chow", "pong") or state.last_tile is None
+            or "called_set_no_discard" not in state.variant.rule_flags):
+        return None
+    hand = state.seats[seat].hand
+    if any(t.kind == BACK for t in hand.concealed):
+        return None  # a hidden hand: what is left cannot be known
+    rest = list(hand.concealed)
+    used = list(m.tiles)
+    if state.last_tile in used:
+        used.remove(state.last_tile)
+    for t in used:
+        if t in rest:
+            rest.remove(t)
+    if rest and all(t.kind in m.kinds for t in rest):
+        return notice("CALL_LEAVES_NO_DISCARD", set=meld_text(m), ranks=kinds_text(sorted(set(m.kinds))))
+    return None
+
+
 def _replacement_block(state: TableState, verb: str) -> Notice | None:
     if not state.replacement_available:
         return notice("NO_REPLACEMENT", action=verb)
@@ -655,7 +678,7 @@ def _judge_chow(state: TableState, a: Action) -> Judgement:
     assert a.seat is not None
     if a.seat != state.next_seat(state.turn):
         return notice("CHOW_NOT_FROM_PREV", prev=_name(state, state.prev_seat(a.seat))), ()
-    return _fei_in_shown_set(state, a.meld), ()
+    return _fei_in_shown_set(state, a.meld) or _no_discard_left(state, a), ()
 
 
 def _judge_pong(state: TableState, a: Action) -> Judgement:
@@ -667,7 +690,7 @@ def _judge_pong(state: TableState, a: Action) -> Judgement:
     assert a.seat is not None
     if state.seats[a.seat].in_riichi:
         return notice("RIICHI_NO_CALLS"), ()
-    return _fei_in_shown_set(state, a.meld), ()
+    return _fei_in_shown_set(state, a.meld) or _no_discard_left(state, a), ()
 
 
 def _judge_open_kong(state: TableState, a: Action) -> Judgement:

@@ -167,6 +167,8 @@ MESSAGES: Mapping[str, str | Mapping[str, str]] = MappingProxyType({
     "BELOW_MINIMUM": "This win is worth {n} {unit}; the table needs {min}. {excluded_note}",
     "KUIKAE": "You just called pon on {tile}; you can't throw another {tile} in the same turn.",
     "CALLED_SET_TILE": "You just made {set}. Keep its tiles this turn — no {ranks} discard until your next turn.",
+    "CALL_LEAVES_NO_DISCARD": "After {set} every tile left in your hand would be a {ranks}, which you may not "
+                              "discard this turn — so this call cannot be made.",
     "RIICHI_OPEN_HAND": "Riichi needs a closed hand; your pon/open kan means you can't declare it.",
     "RIICHI_NOT_TENPAI": "Riichi needs a ready hand after your discard; you are {shanten} tile(s) away.",
     "RIICHI_POINTS": "Riichi costs a 1,000-point stick and you have {points}.",

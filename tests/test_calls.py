@@ -977,3 +977,15 @@ def test_bad_seat_and_tile_in_questions():
         attempt("steal")
     with pytest.raises(ValueError, match=r"claims\[0\]\.seat: missing"):
         resolve_claims(s, [attempt("pong")])
+
+
+def test_three_kaki_call_that_would_leave_no_legal_discard_is_refused():
+    """After {123p} the hand would hold only 1p 3p, neither of which may be thrown this turn (§4): no chow."""
+    others = {"s1": "4p4p5p5p6p6p7p7p 2z2z3z3z4z", "s2": "4p5p6p7p 2p8p 3z 4z 1z 7z 9p 8p 2z"}
+    stuck = claim("three-kaki", "2p", discarder=2, s0="[111z@1] [555z@2] [666z@1] 1p1p3p3p", **others)
+    chow = one(stuck, 0, "chow")
+    assert (chow.legal, chow.code) == (False, "CALL_LEAVES_NO_DISCARD")
+    assert chow.message == ("After a chow of 123p every tile left in your hand would be a 1p, 2p or 3p, which you "
+                            "may not discard this turn — so this call cannot be made.")
+    free = claim("three-kaki", "2p", discarder=2, s0="[111z@1] [555z@2] [666z@1] 1p3p3p9p", **others)
+    assert one(free, 0, "chow").legal
