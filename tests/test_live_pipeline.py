@@ -15,17 +15,21 @@ if not (inference.DETECTOR_PATH.is_file() and inference.CLASSIFIER_PATH.is_file(
 
 
 class CountingRecognizer:
-    """Wraps a TileRecognizer and counts the crops it classifies."""
+    """Wraps a TileRecognizer and counts the crops it classifies and the detector calls (with their regions)."""
 
     def __init__(self, rec):
         self.rec = rec
         self._lock = rec._lock
+        self.scales = rec.scales
+        self.nms_iou = rec.nms_iou
         self.classified = 0
         self.detect_calls = 0
+        self.regions: list = []   # per detector call: None (whole frame) or the regions
 
-    def detect_boxes(self, image):
+    def detect_boxes(self, image, **kw):
         self.detect_calls += 1
-        return self.rec.detect_boxes(image)
+        self.regions.append(kw.get("regions"))
+        return self.rec.detect_boxes(image, **kw)
 
     def classify(self, crops):
         self.classified += len(crops)

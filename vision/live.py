@@ -1,18 +1,38 @@
 """The live-camera frame analyser behind ``mahjong-assistant serve --source``.
 
 :class:`LiveAnalyzer` is a :data:`webui.feed.FrameAnalyzer`: ``analyze(image_bgr, corrections) -> snapshot
-fields``. Per analysed frame it
+fields``. Each frame is first compared with the last analysed one (:class:`ChangeDetector`: a downscaled
+grey difference, thresholded above sensor noise and JPEG artefacts, cleaned up morphologically), which picks
+one of four passes:
 
-1. runs the detector (oriented boxes, no classification);
-2. maps each box to the table plane (the camera's saved calibration, else one estimated from the tiles of
-   the first frames and then reused) and asks :class:`vision.tracking.TileTracker` which boxes need the
+* **none** - nothing changed: the previous result is returned as it is (no detection, no classification,
+  no reconstruction); only the frame counters move;
+* **replay** - nothing changed but some tracks are still voting (or a user correction / the rule system
+  changed): the unchanged boxes are fed to the tracker again with their last classifier reading (the
+  pixels are the same, so the reading would be too), without detector or classifier;
+* **local** - some regions changed: the detector runs only on those regions (grown by about two tile sizes,
+  on the full-frame pass's 32-pixel grid and scale), the boxes found there replace the tracked boxes
+  inside them, tracked boxes elsewhere are kept as they were, and only new or moved tiles are classified;
+* **full** - the first frame, a large change (more than ``large_change`` of the frame: camera moved,
+  lighting), a new calibration, or every ``full_pass_s`` seconds / ``full_pass_frames`` frames anyway so
+  that no drift accumulates: the detector on the whole frame.
+
+Then, as for every analysed frame,
+
+1. each box is mapped to the table plane (the camera's saved calibration, else one estimated from the tiles
+   of the first frames and then reused) and :class:`vision.tracking.TileTracker` says which boxes need the
    classifier (new, moved, turned over or still-voting tiles); only those are classified;
-3. feeds the tracker (votes, stability, user corrections pinned on their track);
-4. rebuilds the table from the believed codes with :func:`vision.reconstruct.reconstruct`.
+2. the tracker is fed (votes, stability, user corrections pinned on their track);
+3. the table is rebuilt from the believed codes with :func:`vision.reconstruct.reconstruct` - only when a
+   believed code, a tile's place or the set of tiles changed; otherwise the last rebuild is reused.
+
+With a calibration, the detector's coarse (320) pass is skipped when the calibration says that no tile face
+can be large enough for it to add anything (``models/MODEL_CARD.md``: it only adds very large faces).
 
 It returns ``tiles`` (id ``t<track id>``), ``zones`` (none yet: each tile carries its ``zone``/``seat``),
 ``state`` None (a full engine state needs every hand), ``observation`` (the rebuilt table), ``event`` (what
-changed since the last stable observation), ``problems`` and ``timing`` (ms per stage).
+changed since the last stable observation), ``problems``, ``stable`` and ``timing`` (ms per stage and the
+pass taken). A ``None`` frame (a camera drop) returns the last result.
 
 ``background=True`` (what the server uses) runs the analysis on a worker thread: a call hands the newest
 frame over (replacing one still waiting: frames are skipped, never queued) and returns the latest finished
@@ -27,16 +47,21 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from . import geometry as G
-from .inference import BACK_INDEX, KINDS, NONE_INDEX, normalize_image
+from .inference import BACK_INDEX, COARSE_MIN_SIDE, KINDS, NONE_INDEX, empty_boxes, normalize_image
 from .tracking import TileTracker
 
 FACE_HEIGHT_MM = 19.0      # lying faces are one tile thickness above the table
 RECALIBRATE_FRAMES = 10    # without any calibration, retry the estimate every this many frames
 NOT_TILE_FRAMES = 10      # frames a "not a tile" reading is remembered at its place
 CALIBRATION_POLL_S = 2.0   # re-read a saved calibration file this often (the calibration page may save one)
+FULL_PASS_S = 2.0          # a full detector pass at least this often, whatever changed
+LARGE_CHANGE = 0.4         # changed share of the frame above which a full pass is run
+MARGIN_TILES = 2.0         # a changed region is detected with this many tile sizes around it
+COARSE_SAFETY = 1.5        # the coarse pass is kept unless faces stay this many times below its minimum
 
 
 def _seat_name(position) -> str:
@@ -80,12 +105,116 @@ def describe_change(before: dict | None, after: dict) -> str:
     return "; ".join(parts)
 
 
+class ChangeDetector:
+    """Where a frame differs from a reference frame, cheaply (about a millisecond at 1280x720).
+
+    Frames are shrunk ``step`` times (area average, so sensor noise and JPEG blocks mostly average out) to
+    grey; a cell has changed when it differs from the reference by more than ``threshold`` grey levels, or
+    ``noise_k`` robust noise sigmas of the whole difference when that is larger, after removing the median
+    difference (a small exposure drift); a morphological opening drops isolated cells. A global shift above
+    ``threshold`` or a noise level far above it (a lighting change, a shaking camera) counts as a change of
+    the whole frame. :meth:`update` copies the analysed parts of a frame into the reference, so changes too
+    slow to show between two frames still add up until they are seen."""
+
+    def __init__(self, step: int = 4, threshold: float = 10.0, noise_k: float = 6.0, open_cells: int = 2):
+        self.step = int(step)
+        self.threshold = float(threshold)
+        self.noise_k = float(noise_k)
+        self.kernel = np.ones((open_cells, open_cells), np.uint8) if open_cells > 1 else None
+        self.reference: np.ndarray | None = None   # int16 grey, shrunk
+
+    def small(self, image: np.ndarray) -> np.ndarray:
+        """The shrunk grey version of a BGR frame that :meth:`compare` and :meth:`update` take."""
+        h, w = image.shape[:2]
+        step = self.step
+        if step % 2 == 0 and w >= 2 * step and h >= 2 * step:  # a bilinear halving is a 2x2 mean, and cheap
+            image = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_LINEAR)
+            step //= 2
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image  # grey first: 5x faster
+        gh, gw = grey.shape[:2]
+        return cv2.resize(grey, (max(1, gw // step), max(1, gh // step)), interpolation=cv2.INTER_AREA)
+
+    def compare(self, small: np.ndarray) -> tuple[np.ndarray | None, float]:
+        """(uint8 mask of changed cells, changed share of the frame); (None, 1.0) without a comparable
+        reference or after a frame-wide change."""
+        ref = self.reference
+        if ref is None or ref.shape != small.shape:
+            return None, 1.0
+        d = small.astype(np.int16) - ref
+        sample = d[::2, ::2]
+        offset = float(np.median(sample))
+        sigma = 1.4826 * float(np.median(np.abs(sample - offset)))
+        threshold = max(self.threshold, self.noise_k * sigma)
+        if abs(offset) > self.threshold or threshold > 2 * self.threshold:
+            return None, 1.0
+        mask = (np.abs(d - np.int16(round(offset))) > threshold).astype(np.uint8)
+        if self.kernel is not None:  # an opening; explicit anchors, or an even kernel shifts the mask by a cell
+            k = self.kernel.shape[0]
+            mask = cv2.dilate(cv2.erode(mask, self.kernel, anchor=(0, 0)), self.kernel, anchor=(k - 1, k - 1))
+        return mask, float(mask.mean())
+
+    def regions(self, mask: np.ndarray) -> list[tuple[float, float, float, float]]:
+        """Bounding rectangles (x0, y0, x1, y1; frame pixels) of the changed areas of a mask."""
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        s = self.step
+        return [(float(x * s), float(y * s), float((x + w) * s), float((y + h) * s))
+                for x, y, w, h, _area in stats[1:n]]
+
+    def update(self, small: np.ndarray, rects=None) -> None:
+        """Make ``small`` the reference: all of it, or only inside ``rects`` (frame pixels)."""
+        if rects is None or self.reference is None or self.reference.shape != small.shape:
+            self.reference = small.astype(np.int16)
+            return
+        s = self.step
+        h, w = small.shape[:2]
+        for x0, y0, x1, y1 in rects:
+            a, b = max(0, int(x0 // s)), max(0, int(y0 // s))
+            c, d = min(w, int(-(-x1 // s))), min(h, int(-(-y1 // s)))
+            if c > a and d > b:
+                self.reference[b:d, a:c] = small[b:d, a:c]
+
+    def reset(self) -> None:
+        self.reference = None
+
+
+def grow_rects(rects, by: float, width: int, height: int, join: float = 0.0
+               ) -> list[tuple[float, float, float, float]]:
+    """Rectangles grown by ``by`` pixels, clipped to the frame; ones closer than ``join`` pixels merged."""
+    out = [(max(0.0, x0 - by), max(0.0, y0 - by), min(float(width), x1 + by), min(float(height), y1 + by))
+           for x0, y0, x1, y1 in rects]
+    merged = True
+    while merged and len(out) > 1:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] <= b[2] + join and b[0] <= a[2] + join and a[1] <= b[3] + join and b[1] <= a[3] + join:
+                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
+
+
 class LiveAnalyzer:
-    """Detector + tracker + classifier-on-demand + reconstruction for a camera feed (see the module doc)."""
+    """Change-driven detector + tracker + classifier-on-demand + reconstruction for a camera feed (see the
+    module doc).
+
+    ``full_pass_s`` / ``full_pass_frames``: a full pass at least this often (seconds of wall clock / frames
+    received; None: never for that reason); ``large_change``: the changed share of the frame above which a
+    full pass runs; ``margin_tiles``: how far around a changed region the detector looks, in tile sizes (half
+    of it is re-detected, the other half is context); ``changes``: the :class:`ChangeDetector` (its threshold).
+    ``change_driven=False`` runs a full pass on every frame; ``skip_coarse=False`` keeps the detector's coarse
+    scale whatever the calibration says; ``rebuild_cache=False`` rebuilds the table on every analysed frame."""
 
     def __init__(self, variant: str = "sanma", camera_id: str = "default", recognizer=None, *,
                  calibration_dir: str | Path | None = None, tile_mm: float = 26.0, background: bool = False,
-                 tracker: TileTracker | None = None, min_interval_s: float = 0.0) -> None:
+                 tracker: TileTracker | None = None, min_interval_s: float = 0.0, change_driven: bool = True,
+                 full_pass_s: float | None = FULL_PASS_S, full_pass_frames: int | None = None,
+                 large_change: float = LARGE_CHANGE, margin_tiles: float = MARGIN_TILES, skip_coarse: bool = True,
+                 rebuild_cache: bool = True, changes: ChangeDetector | None = None) -> None:
         if recognizer is None:
             from .inference import TileRecognizer
 
@@ -98,6 +227,14 @@ class LiveAnalyzer:
         self.tracker = tracker or TileTracker(tile_mm=self.tile_mm)
         self.background = background
         self.min_interval_s = float(min_interval_s)
+        self.change_driven = bool(change_driven)
+        self.full_pass_s = full_pass_s
+        self.full_pass_frames = full_pass_frames
+        self.large_change = float(large_change)
+        self.margin_tiles = float(margin_tiles)
+        self.skip_coarse = bool(skip_coarse)
+        self.rebuild_cache = bool(rebuild_cache)
+        self.changes = changes or ChangeDetector()
         self.calibration = None
         self._calibration_source: str | None = None     # "saved" | "tiles" | None
         self._cal_checked = -1e9
@@ -107,8 +244,17 @@ class LiveAnalyzer:
         self._not_tiles: list[tuple[np.ndarray, int]] = []  # (table xy, frame) of boxes read as "not a tile"
         self._stable_obs: dict | None = None            # last observation seen while every tile was stable
         self._last_event = ""
-        self.timing: dict[str, float] = {}
-        self.counts = Counter()                          # frames, detections, classified (totals)
+        # change-driven state
+        self._last: dict[str, np.ndarray] | None = None  # boxes of the last analysed frame's tracks (+ "tid")
+        self._since_full = 0                             # analysed frames since the last full pass
+        self._full_t = -1e9                              # time.monotonic() of the last full pass
+        self._force_full = True
+        self._size: tuple[int, int] | None = None
+        self._result_variant: str | None = None
+        self._rebuilt: dict[str, Any] | None = None      # inputs and outputs of the last reconstruction
+        self._scales_cache: tuple | None = None
+        self.timing: dict[str, Any] = {}
+        self.counts = Counter()   # frames, detections, classified, replayed, dropped and frames per pass
         self._result: dict[str, Any] = {"tiles": [], "zones": [], "state": None, "event": "", "win": None,
                                         "problems": [], "observation": None, "timing": {}}
         # background worker
@@ -227,37 +373,87 @@ class LiveAnalyzer:
                     self.tracker.tracks.clear()  # a new table frame: positions are not comparable
                     self._not_tiles.clear()
                 self.calibration, self._calibration_source, self._cal_mtime = cal, "saved", mt
+                self._force_full = True
 
     # ------------------------------------------------------------------ one frame
-    def process(self, image: np.ndarray, corrections: dict[str, str] | None = None) -> dict[str, Any]:
+    def process(self, image: np.ndarray | None, corrections: dict[str, str] | None = None) -> dict[str, Any]:
         """Analyse one frame synchronously; returns (and keeps) the snapshot fields."""
+        if image is None:  # a camera drop: keep the last result
+            self._frames += 1
+            self.counts.update(frames=1, dropped=1)
+            self.timing = {**self._zero_timing(), "pass": "dropped"}
+            self._result = {**self._result, "timing": dict(self.timing)}
+            return dict(self._result)
         rec = self.recognizer
         img = normalize_image(image)
         h, w = img.shape[:2]
         size = (w, h)
         self._refresh_calibration(size)
-        self._apply_corrections(corrections or {})
+        corrected = self._apply_corrections(corrections or {})
         lock = getattr(rec, "_lock", None) or threading.Lock()
         t0 = time.perf_counter()
-        with lock:
-            boxes = rec.detect_boxes(img)
+        small = self.changes.small(img) if self.change_driven else None
+        mode, reason, cores, share = self._choose_pass(small, size)
+        if mode == "none" and (corrected or self.variant != self._result_variant or self._voting()):
+            mode = "replay"
+        t_diff = time.perf_counter()
+        if mode == "none":
+            self._frames += 1
+            self._since_full += 1
+            self.counts.update(frames=1, none=1)
+            self.timing = {**self._zero_timing(), "diff_ms": round((t_diff - t0) * 1e3, 2),
+                           "total_ms": round((t_diff - t0) * 1e3, 2), "pass": "none", "changed": round(share, 4)}
+            self._result = {**self._result, "timing": dict(self.timing)}
+            return dict(self._result)
+
+        # ---- boxes: detector on the whole frame, on the changed regions, or none at all
+        scales = self._detect_scales(size)
+        scale_kw = {} if scales is None else {"scales": scales}
+        prev = self._last if self._last is not None else {**empty_boxes(), "tid": np.zeros(0, int)}
+        tile_px = self._tile_px(size)
+        if mode == "full":
+            with lock:
+                boxes = rec.detect_boxes(img, **scale_kw)
+            carried = np.zeros(len(boxes["obb"]), bool)
+            prev_tid = np.full(len(boxes["obb"]), -1)
+        elif mode == "local":
+            with lock:
+                new = rec.detect_boxes(img, regions=cores, context=tile_px * self.margin_tiles / 2, **scale_kw)
+            boxes, carried, prev_tid = self._merge(prev, new, cores)
+        else:  # replay: the last frame's boxes as they were
+            boxes = {k: prev[k] for k in ("obb", "quad", "score", "face_up")}
+            carried = np.ones(len(boxes["obb"]), bool)
+            prev_tid = prev["tid"]
         t1 = time.perf_counter()
+
         n = len(boxes["obb"])
         centres = boxes["quad"].reshape(-1, 4, 2).mean(1) if n else np.zeros((0, 2))
         det_up = boxes["face_up"] > 0.5 if n else np.zeros(0, bool)
         probs = np.zeros((n, len(KINDS)))
         flip = np.zeros(n)
         classified = np.zeros(n, bool)
+        replayed = np.zeros(n, bool)
+        cls_s = [0.0]
 
         def classify(sel: np.ndarray) -> None:
             idx = np.nonzero(sel & ~classified)[0]
-            if not len(idx):
+            fresh = []
+            for i in idx:  # an unchanged box keeps the reading of its last classification
+                reading = self._info.get(int(prev_tid[i]), {}).get("reading") if carried[i] else None
+                if reading is not None:
+                    probs[i], flip[i] = reading
+                    classified[i] = replayed[i] = True
+                else:
+                    fresh.append(i)
+            if not fresh:
                 return
-            crops = G.warp_crops(img, boxes["obb"][idx], G.CROP_SIZE)
+            tc = time.perf_counter()
+            crops = G.warp_crops(img, boxes["obb"][fresh], G.CROP_SIZE)
             with lock:
                 p, f = rec.classify(crops)
-            probs[idx], flip[idx] = p, f
-            classified[idx] = True
+            probs[fresh], flip[fresh] = p, f
+            classified[fresh] = True
+            cls_s[0] += time.perf_counter() - tc
 
         if self.calibration is None and n and (self._frames % RECALIBRATE_FRAMES == 0):
             classify(np.ones(n, bool))
@@ -278,7 +474,6 @@ class LiveAnalyzer:
         else:
             skipped = np.zeros(n, bool)
         classify(need)
-        t2 = time.perf_counter()
 
         best = probs.argmax(1) if n else np.zeros(0, int)
         keep = [i for i in range(n) if not (classified[i] and best[i] == NONE_INDEX) and not skipped[i]]
@@ -293,60 +488,50 @@ class LiveAnalyzer:
                 codes.append(None)
                 confs.append(1.0)
         tracks = self.tracker.update(xy[keep], det_up[keep], codes, confs)
-        tiles, records = [], []
+        obbs = boxes["obb"][keep].copy() if keep else np.zeros((0, 5))
         for j, (i, t) in enumerate(zip(keep, tracks, strict=True)):
             info = self._info.setdefault(t.track_id, {})
-            obb = boxes["obb"][i].copy()
             if classified[i]:
+                info["reading"] = (probs[i], float(flip[i]))
                 k = int(best[i])
-                tile_p = probs[i, :NONE_INDEX]
-                top = np.argsort(-tile_p)[:3]
-                info["top3"] = [{"code": KINDS[int(q)], "p": round(float(tile_p[q]), 4)} for q in top]
-                info["confidence"] = float(probs[i, k])
+                if not replayed[i] or "top3" not in info:
+                    tile_p = probs[i, :NONE_INDEX]
+                    top = np.argsort(-tile_p)[:3]
+                    info["top3"] = [{"code": KINDS[int(q)], "p": round(float(tile_p[q]), 4)} for q in top]
+                    info["confidence"] = float(probs[i, k])
                 if k != BACK_INDEX and flip[i] > 0.5:
-                    obb[4] = (obb[4] + 180.0) % 360.0
-                info["angle"] = float(obb[4] % 360.0)
+                    obbs[j, 4] = (obbs[j, 4] + 180.0) % 360.0
+                info["angle"] = float(obbs[j, 4] % 360.0)
             elif "angle" in info:  # the detector's angle is modulo 180: keep the side the classifier saw up
-                d = (obb[4] - info["angle"]) % 360.0
+                d = (obbs[j, 4] - info["angle"]) % 360.0
                 if 90.0 < d < 270.0:
-                    obb[4] = (obb[4] + 180.0) % 360.0
-                info["angle"] = float(obb[4] % 360.0)
+                    obbs[j, 4] = (obbs[j, 4] + 180.0) % 360.0
+                info["angle"] = float(obbs[j, 4] % 360.0)
+        quads = G.obb_to_quad(obbs)
+        turns = G.rotation_of(obbs[:, 4])
+        corners = np.round(quads, 1).tolist()
+        tiles, records, places = [], [], []
+        for j, t in enumerate(tracks):
             code = t.believed or t.vote()[0] or codes[j]
             if code is None:
                 continue
-            quad = G.obb_to_quad(obb[None])[0]
+            info = self._info[t.track_id]
             conf = 1.0 if t.corrected else float(info.get("confidence", 1.0))
-            tile = {"id": f"t{t.track_id}", "code": code, "confidence": round(conf, 4),
-                    "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in quad],
+            tile = {"id": f"t{t.track_id}", "code": code, "confidence": round(conf, 4), "corners": corners[j],
                     "face_up": code != "bk", "stable": t.stable, "top3": info.get("top3", []),
                     "corrected": t.corrected is not None}
             tiles.append(tile)
             if t.believed is not None:
-                records.append({"code": t.believed, "corners": quad, "face_up": t.believed != "bk",
+                records.append({"code": t.believed, "corners": quads[j], "face_up": t.believed != "bk",
                                 "confidence": conf, "track_id": t.track_id})
+                places.append((t.track_id, t.believed, int(turns[j]), t.xy))
         for tid in [tid for tid in self._info if tid not in self.tracker.tracks]:
             del self._info[tid]
+        self._last = {"obb": boxes["obb"][keep], "quad": boxes["quad"][keep], "score": boxes["score"][keep],
+                      "face_up": boxes["face_up"][keep], "tid": np.array([t.track_id for t in tracks], int)}
+        t2 = time.perf_counter()
 
-        observation, problems = None, []
-        if self.calibration is None:
-            problems.append("The table is not calibrated yet (too few tiles to estimate it): calibrate it on the "
-                            "calibration page.")
-        elif records:
-            try:
-                from .reconstruct import reconstruct
-
-                obs = reconstruct(records, self.calibration, self.variant)
-                observation = obs.to_dict()
-                where = {a["index"]: a for a in obs.assignments}
-                by_track = {r["track_id"]: where.get(n_) for n_, r in enumerate(records)}
-                for tile in tiles:
-                    a = by_track.get(int(tile["id"][1:]))
-                    if a is not None:
-                        tile["zone"], tile["seat"] = a["part"], a["position"]
-                observation.pop("assignments", None)
-                problems += [p.message for p in obs.problems]
-            except (ValueError, KeyError, IndexError) as e:
-                problems.append(f"The table could not be rebuilt from this frame: {e}")
+        observation, problems, rebuilt = self._rebuild(records, places, tiles)
         t3 = time.perf_counter()
 
         settled = all(t.stable for t in tracks)
@@ -355,18 +540,187 @@ class LiveAnalyzer:
             if change:
                 self._last_event = change
             self._stable_obs = observation
+        # the reference frame: all of it after a full pass, the re-detected regions after a local one
+        if self.change_driven:
+            if mode == "full":
+                self.changes.update(small)
+            elif mode == "local":
+                self.changes.update(small, cores)
+        if mode == "full":
+            self._since_full, self._full_t, self._force_full = 0, time.monotonic(), False
+        else:
+            self._since_full += 1
+        self._size = size
+        self._result_variant = self.variant
         self._frames += 1
-        self.counts.update(frames=1, detections=n, classified=int(classified.sum()))
-        self.timing = {"detect_ms": round((t1 - t0) * 1e3, 2), "classify_ms": round((t2 - t1) * 1e3, 2),
-                       "reconstruct_ms": round((t3 - t2) * 1e3, 2), "total_ms": round((t3 - t0) * 1e3, 2),
-                       "detections": n, "classified": int(classified.sum()),
-                       "calibration": self._calibration_source}
+        n_cls = int((classified & ~replayed).sum())
+        self.counts.update({"frames": 1, mode: 1, "detections": 0 if mode == "replay" else n - int(carried.sum()),
+                            "classified": n_cls, "replayed": int(replayed.sum()), "rebuilt": int(rebuilt)})
+        self.timing = {"detect_ms": 0.0 if mode == "replay" else round((t1 - t_diff) * 1e3, 2),
+                       "classify_ms": round(cls_s[0] * 1e3, 2),
+                       "track_ms": round((t2 - t1 - cls_s[0]) * 1e3, 2), "reconstruct_ms": round((t3 - t2) * 1e3, 2),
+                       "diff_ms": round((t_diff - t0) * 1e3, 2), "total_ms": round((t3 - t0) * 1e3, 2),
+                       "detections": n, "classified": n_cls, "calibration": self._calibration_source,
+                       "pass": mode, "reason": reason, "regions": len(cores or []), "changed": round(share, 4),
+                       "scales": list(scales) if scales is not None else list(getattr(rec, "scales", ())),
+                       "rebuilt": rebuilt}
         self._result = {"tiles": tiles, "zones": [], "state": None, "event": self._last_event, "win": None,
                         "problems": problems, "observation": observation, "timing": dict(self.timing),
                         "stable": settled}
         return dict(self._result)
 
-    def _apply_corrections(self, corrections: dict[str, str]) -> None:
+    @staticmethod
+    def _zero_timing() -> dict[str, Any]:
+        return {"detect_ms": 0.0, "classify_ms": 0.0, "track_ms": 0.0, "reconstruct_ms": 0.0, "diff_ms": 0.0,
+                "total_ms": 0.0, "detections": 0, "classified": 0}
+
+    # ------------------------------------------------------------------ change-driven helpers
+    def _choose_pass(self, small, size) -> tuple[str, str, list | None, float]:
+        """(pass, reason, changed regions grown to their detection cores, changed share of the frame)."""
+        if not self.change_driven:
+            return "full", "every frame", None, 1.0
+        if self._force_full or self._last is None or self._size != size:
+            return "full", "start", None, 1.0
+        if self.calibration is None and self._frames % RECALIBRATE_FRAMES == 0:
+            return "full", "calibrating", None, 1.0
+        if (self.full_pass_frames is not None and self._since_full + 1 >= self.full_pass_frames) or (
+                self.full_pass_s is not None and time.monotonic() - self._full_t >= self.full_pass_s):
+            return "full", "periodic", None, 1.0
+        mask, share = self.changes.compare(small)
+        if mask is None:
+            return "full", "large change", None, share
+        if share <= 0.0:
+            return "none", "no change", None, 0.0
+        if share > self.large_change:
+            return "full", "large change", None, share
+        half = self._tile_px(size) * self.margin_tiles / 2
+        cores = grow_rects(self.changes.regions(mask), half, size[0], size[1], join=2 * half)
+        area = sum((min(size[0], x1 + half) - max(0, x0 - half)) * (min(size[1], y1 + half) - max(0, y0 - half))
+                   for x0, y0, x1, y1 in cores)
+        if area > 0.6 * size[0] * size[1]:  # about as dear as the whole frame
+            return "full", "large change", None, share
+        return "local", "local change", cores, share
+
+    def _voting(self) -> bool:
+        """Whether a track of the last analysed frame still waits for its code to settle."""
+        if self._last is None:
+            return False
+        tracks = self.tracker.tracks
+        return any((t := tracks.get(int(tid))) is not None and not t.stable for tid in self._last["tid"])
+
+    def _tile_px(self, size) -> float:
+        """A tile's size in frame pixels (the median long side of the tracked boxes)."""
+        if self._last is not None and len(self._last["obb"]) >= 3:
+            return float(np.median(self._last["obb"][:, 2:4].max(1)))
+        return 0.035 * max(size)
+
+    def _merge(self, prev: dict[str, np.ndarray], new: dict[str, np.ndarray], cores) -> tuple[dict, np.ndarray,
+                                                                                                np.ndarray]:
+        """The last frame's boxes outside the re-detected regions, plus the boxes found inside them (a kept
+        box overlapping a new one, a tile on a region's edge found again, gives way to it)."""
+        c = prev["obb"][:, :2]
+        inside = np.zeros(len(c), bool)
+        for x0, y0, x1, y1 in cores:
+            inside |= (c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
+        keep = ~inside
+        if len(new["obb"]) and keep.any():
+            iou = getattr(self.recognizer, "nms_iou", 0.3)
+            lo, hi = prev["quad"].min(1), prev["quad"].max(1)
+            for q in new["quad"]:
+                qlo, qhi = q.min(0), q.max(0)
+                near = np.nonzero(keep & (lo[:, 0] < qhi[0]) & (qlo[0] < hi[:, 0]) & (lo[:, 1] < qhi[1])
+                                  & (qlo[1] < hi[:, 1]))[0]
+                for i in near:
+                    if G.quad_iou(prev["quad"][i], q) > iou:
+                        keep[i] = False
+        boxes = {k: np.concatenate([prev[k][keep], new[k]]) for k in ("obb", "quad", "score", "face_up")}
+        carried = np.concatenate([np.ones(int(keep.sum()), bool), np.zeros(len(new["obb"]), bool)])
+        prev_tid = np.concatenate([prev["tid"][keep], np.full(len(new["obb"]), -1)])
+        return boxes, carried, prev_tid
+
+    def _detect_scales(self, size) -> tuple[int, ...] | None:
+        """The detector's scales for this camera: None (the recogniser's own) unless the calibration says that
+        no tile face can reach the size a coarse scale adds (``COARSE_MIN_SIDE`` there), then without it."""
+        scales = tuple(getattr(self.recognizer, "scales", ()) or ())
+        if not self.skip_coarse or self.calibration is None or len(scales) < 2:
+            return None
+        cache = self._scales_cache
+        if cache is None or cache[0] is not self.calibration or cache[1] != (size, scales):
+            face = self._max_face_px(size)
+            top = max(scales)
+            keep = tuple(s for s in scales if s == top or face * s / max(size) * COARSE_SAFETY >= COARSE_MIN_SIDE)
+            cache = self._scales_cache = (self.calibration, (size, scales), keep if keep != scales else None)
+        return cache[2]
+
+    def _max_face_px(self, size) -> float:
+        """The largest width in frame pixels a tile (``tile_mm``) can have anywhere on the table in view."""
+        cal = self.calibration
+        try:
+            G_ = np.linalg.inv(cal.homography_at(FACE_HEIGHT_MM))   # table (mm) -> image
+        except (np.linalg.LinAlgError, ValueError):
+            return float("inf")
+        table = getattr(cal, "table_size_mm", None)
+        half = 0.5 * max(table) + 4 * self.tile_mm if table else 550.0   # the table and the hands at its edge
+        g = np.linspace(-half, half, 15)
+        pts = np.array([(x, y) for x in g for y in g])
+        out = 0.0
+        for dx, dy in ((self.tile_mm, 0.0), (0.0, self.tile_mm)):
+            a = np.c_[pts, np.ones(len(pts))] @ G_.T
+            b = np.c_[pts + [dx, dy], np.ones(len(pts))] @ G_.T
+            ok = (a[:, 2] > 1e-9) & (b[:, 2] > 1e-9)
+            pa, pb = a[ok, :2] / a[ok, 2:], b[ok, :2] / b[ok, 2:]
+            seen = (pa[:, 0] >= 0) & (pa[:, 0] < size[0]) & (pa[:, 1] >= 0) & (pa[:, 1] < size[1])
+            if seen.any():
+                out = max(out, float(np.linalg.norm(pb[seen] - pa[seen], axis=1).max()))
+        return out if out > 0 else float("inf")
+
+    def _rebuild(self, records: list[dict], places: list[tuple], tiles: list[dict]
+                 ) -> tuple[dict | None, list[str], bool]:
+        """(observation, problems, rebuilt): the table from the believed tiles; the last rebuild is reused
+        when the believed codes, the tiles' turns and places (within the tracker's move tolerance), the rule
+        system and the calibration are all the same."""
+        problems: list[str] = []
+        if self.calibration is None:
+            problems.append("The table is not calibrated yet (too few tiles to estimate it): calibrate it on the "
+                            "calibration page.")
+            self._rebuilt = None
+            return None, problems, False
+        if not records:
+            self._rebuilt = None
+            return None, problems, False
+        key = (self.variant, tuple(sorted(p[:3] for p in places)))
+        xy = {p[0]: p[3] for p in places}
+        tol = self.tracker.move_tolerance * self.tracker.tile_mm
+        old = self._rebuilt
+        rebuilt = not (self.rebuild_cache and old is not None and old["key"] == key
+                       and old["calibration"] is self.calibration
+                       and all(np.linalg.norm(xy[t] - old["xy"][t]) <= tol for t in xy))
+        if rebuilt:
+            try:
+                from .reconstruct import reconstruct
+
+                obs = reconstruct(records, self.calibration, self.variant)
+                observation = obs.to_dict()
+                where = {a["index"]: a for a in obs.assignments}
+                by_track = {r["track_id"]: where.get(n_) for n_, r in enumerate(records)}
+                observation.pop("assignments", None)
+                old = self._rebuilt = {"key": key, "calibration": self.calibration,
+                                       "xy": {t: v.copy() for t, v in xy.items()},
+                                       "observation": observation, "by_track": by_track,
+                                       "problems": [p.message for p in obs.problems]}
+            except (ValueError, KeyError, IndexError) as e:
+                self._rebuilt = None
+                problems.append(f"The table could not be rebuilt from this frame: {e}")
+                return None, problems, True
+        for tile in tiles:
+            a = old["by_track"].get(int(tile["id"][1:]))
+            if a is not None:
+                tile["zone"], tile["seat"] = a["part"], a["position"]
+        return old["observation"], problems + list(old["problems"]), rebuilt
+
+    def _apply_corrections(self, corrections: dict[str, str]) -> bool:
+        """Pin the users' codes on their tracks; whether any changed."""
+        changed = False
         for tile_id, code in corrections.items():
             try:
                 tid = int(str(tile_id).lstrip("t"))
@@ -375,6 +729,8 @@ class LiveAnalyzer:
             t = self.tracker.tracks.get(tid)
             if t is not None and t.corrected != code:
                 self.tracker.correct(tid, code)
+                changed = True
+        return changed
 
     def _estimate_calibration(self, boxes: dict[str, np.ndarray], probs: np.ndarray, size) -> None:
         from . import calibration as C
@@ -387,6 +743,7 @@ class LiveAnalyzer:
             self._calibration_source = "tiles"
             self.tracker.tracks.clear()  # earlier positions were in image units
             self._not_tiles.clear()
+            self._rebuilt = None
         except ValueError:
             self.calibration = None
 
@@ -437,4 +794,4 @@ def photo_snapshot(data: bytes, variant: str = "sanma", camera_id: str = "photo"
             "timing": {"total_ms": round(took, 1)}}
 
 
-__all__ = ["LiveAnalyzer", "describe_change", "photo_snapshot"]
+__all__ = ["ChangeDetector", "LiveAnalyzer", "describe_change", "grow_rects", "photo_snapshot"]
