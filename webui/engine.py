@@ -137,6 +137,13 @@ def seat_view(state: TableState, seat: int, *, me: int, teaching: bool) -> dict[
     }
     if private:
         return out
+    out["face_down"] = s.hand.hidden
+    if s.hand.hidden:
+        # a hand the camera sees only from behind: no shanten or waits; what it may call is still listed
+        # (as "possible": its tiles cannot be checked)
+        out["calls"] = [a.as_dict() for a in legal_actions(state, seat)
+                        if a.kind not in ("pass", "discard") and state.phase in ("claim_window", "kong_window")]
+        return out
     hand = _bare(s.hand)
     try:
         out["shanten"] = shanten(hand, v).as_dict()
