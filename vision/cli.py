@@ -35,6 +35,8 @@ def register(sub) -> None:
 
     register_analyze(sub)
     register_finetune(sub)
+    from .events import register as register_events
+    register_events(sub)
 
 
 def register_models(sub) -> None:

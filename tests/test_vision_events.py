@@ -1,0 +1,206 @@
+"""Events inferred from a stream of table observations (vision.events), proved on generated videos of whole
+hands: frames -> reconstruct (as eval-reconstruction reads labels) -> EventInferrer == the script as the
+camera sees it."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+
+import pytest
+from test_hand_video import video as generated
+
+from assistant.play import Deal, Draw, ExhaustiveDraw, Reveal, Ron, Tsumo, replay
+from datasets.hand_video import generate_hand_video
+from vision.events import EventInferrer, compare_logs, frame_observations, infer
+from vision.observation import TableObservation
+
+# (variant, seed, live wall) -> what the hand shows; whole hands, some on a short wall to keep the test fast
+HANDS = {
+    ("sanma", 55, None): "a hidden seat's ron, a concealed kong and its kan dora, kita, a pong",
+    ("sanma", 10, 12): "riichi, kita, the riichi hand laid down at the exhaustive draw",
+    ("korean-3p", 26, 12): "flowers, an open kong, a pong, an exhaustive draw with nobody ready",
+    ("hong-kong", 1, 12): "chows and pongs from the centre pool, flowers and seasons, an exhaustive draw",
+    ("three-kaki", 22, None): "a hidden seat's tsumo (the losers show their hands), a concealed kong, Fei in hand",
+    ("three-kaki", 3, 12): "sinking and swapping Fei, animals and faces, pongs",
+}
+
+
+@functools.cache
+def hand(variant: str, seed: int, short_wall: int | None):
+    """The video, its frames read from labels with detector-like box noise, and the expected log."""
+    video = generated(variant, seed, short_wall)
+    observations = tuple(frame_observations(video, noise=0.03, seed=seed))
+    return video, observations, video.camera_log()
+
+
+@pytest.mark.parametrize("key", list(HANDS), ids=[f"{v}-{s}" for v, s, _ in HANDS])
+def test_whole_hand_from_noisy_labels(key):
+    video, observations, expected = hand(*key)
+    inferred = infer(video, observations)
+    assert inferred.events == expected, compare_logs(inferred.events, expected)[1]
+
+
+@pytest.mark.parametrize("key", list(HANDS), ids=[f"{v}-{s}" for v, s, _ in HANDS])
+def test_repeated_frames_change_nothing(key):
+    video, observations, expected = hand(*key)
+    assert infer(video, [o for o in observations for _ in range(3)]).events == expected
+
+
+@pytest.mark.parametrize("key", list(HANDS), ids=[f"{v}-{s}" for v, s, _ in HANDS])
+def test_a_missing_frame_brings_two_moves_at_once(key):
+    video, observations, expected = hand(*key)
+    kinds = [video.events[f.event_index].type for f in video.frames]
+    # every draw arrives with the move after it (a discard, a kong, kita, a bonus tile, a win)
+    no_draws = [o for o, k in zip(observations, kinds, strict=True) if k not in ("draw", "replacement_draw")]
+    assert infer(video, no_draws).events == expected
+    # every other frame: a seat's discard arrives with the next seat's draw, a claim with its discard ...
+    halves = [o for i, o in enumerate(observations) if i % 2 == 0 or i == len(observations) - 1]
+    assert infer(video, halves).events == expected
+
+
+def test_exact_values_of_a_sanma_hand():
+    video, observations, expected = hand("sanma", 55, None)
+    assert (video.dealer, video.camera_seat, video.positions) == (2, 1, [0, 1, 2])
+    inferred = infer(video, observations).events
+    assert inferred[0] == Deal("sanma", ("bk" * 13, "5778p1223677s13z", "bk" * 13), dora_indicators="3s")
+    assert inferred[1:3] == [Draw(0, "bk"), expected[2]]
+    assert inferred[-3:] == [expected[-3], Reveal(0, "33p406s11777z"), Ron((0,))]
+    assert [e.type for e in inferred].count("dora") == 1 and len(inferred) == 48
+
+
+def _exact_readings(video) -> list[TableObservation]:
+    from vision.eval_reconstruction import expected_observation
+
+    return [expected_observation(video.scene(f)) for f in video.frames]
+
+
+def test_the_camera_players_own_ron_shows_when_it_takes_the_tile():
+    video = generate_hand_video("sanma", 59)
+    expected = video.camera_log()
+    assert expected[-1] == Ron((video.camera_seat,)) and expected[-2].type == "discard"
+    inf = infer(video, _exact_readings(video))
+    assert inf.events == expected and not inf.problems
+
+
+def test_the_camera_players_own_tsumo_is_inferred_when_the_hand_ends():
+    video = generate_hand_video("sanma", 21)          # nothing on the table shows it
+    expected = video.camera_log()
+    assert expected[-1] == Tsumo(video.camera_seat)
+    inf = EventInferrer("sanma", camera=video.camera, dealer=video.dealer, positions=video.positions)
+    for o in _exact_readings(video):
+        inf.feed(o)
+    assert inf.events == expected[:-1] and not inf.problems
+    assert inf.finish() == [Tsumo(video.camera_seat)] and inf.events == expected and inf.finish() == []
+
+
+def _fed(key) -> EventInferrer:
+    video, observations, _ = hand(*key)
+    inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    for o in observations:
+        inf.feed(o)
+    return inf
+
+
+def test_an_exhaustive_draw_lists_the_ready_hands():
+    inf = _fed(("sanma", 10, 12))                   # the riichi seat lays its ready hand down
+    assert inf.events[-2:] == [Reveal(1, "22669p11s224466z"), ExhaustiveDraw((1,))] and inf.finish() == []
+    inf = _fed(("three-kaki", 3, 12))               # only the camera player is ready: nothing is laid down
+    assert inf.events[-1].type == "discard" and inf.finish() == [ExhaustiveDraw((0,))]
+    inf = _fed(("korean-3p", 26, 12))               # nobody is ready
+    assert inf.finish() == [ExhaustiveDraw(())]
+
+
+def test_inferred_logs_replay_in_the_engine():
+    for key in HANDS:
+        video, observations, expected = hand(*key)
+        events = infer(video, observations).events
+        deal = video.events[0]                       # the wall's length is the table's, not the camera's
+        events[0] = replace(events[0], live_wall=deal.live_wall, dead_wall=deal.dead_wall)
+        end, want = replay(video.variant, events)[-1].ending, video.states[-1].ending
+        assert (end.kind, [w.seat for w in end.wins], end.tenpai) == \
+               (want.kind, [w.seat for w in want.wins], want.tenpai), key
+
+
+# --------------------------------------------------------------------------- impossible changes
+
+
+def _with(obs: TableObservation, change) -> TableObservation:
+    d = obs.to_dict()
+    change(d)
+    d["problems"] = []
+    return TableObservation.from_dict(d)
+
+
+def _seat(d: dict, position: int) -> dict:
+    return next(s for s in d["seats"] if s["position"] == position)
+
+
+def _frame_after(video, kind: str, seat: int | None = None, start: int = 0) -> int:
+    return next(i for i, f in enumerate(video.frames) if i >= start and video.events[f.event_index].type == kind
+                and (seat is None or getattr(video.events[f.event_index], "seat", None) == seat))
+
+
+def _problems_then_resume(video, observations, index, change):
+    """Frame ``index`` replaced by an impossible one: one problem, nothing inferred from it, the next
+    frames resume; the log is the script's."""
+    stream = list(observations)
+    stream.insert(index, _with(observations[index], change))
+    inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    out = [inf.feed(o) for o in stream]
+    inf.finish()
+    assert out[index] == [] and len(inf.problems) == 1 and inf.problems[0].frame == index + 1
+    assert inf.events == video.camera_log()
+    return inf.problems[0]
+
+
+def test_a_discard_vanishing_without_a_meld_is_a_problem():
+    video, observations, _ = hand("sanma", 10, 12)
+    i = _frame_after(video, "discard", seat=1, start=6) + 1
+    pos = video.order[1]
+    p = _problems_then_resume(video, observations, i, lambda d: _seat(d, pos)["discards"].pop())
+    assert p.kind == "impossible" and "vanished from the discard row, but no new meld shows it" in p.message
+
+
+def test_a_camera_hand_one_tile_short_is_a_problem():
+    video, observations, _ = hand("sanma", 10, 12)
+    p = _problems_then_resume(video, observations, 14, lambda d: _seat(d, 0)["hand"].pop())
+    assert p.kind == "observation" and "counts 12" in p.message
+
+
+def test_a_fifth_copy_is_a_problem():
+    video, observations, _ = hand("sanma", 10, 12)
+    hand0 = observations[14].seat(0).hand
+    p = _problems_then_resume(video, observations, 14,
+                              lambda d: _seat(d, video.order[1])["discards"].extend([hand0[0]] * 4))
+    assert p.kind == "observation" and "copy of" in p.message
+
+
+def test_a_tile_kind_the_rule_system_lacks_is_a_problem():
+    video, observations, _ = hand("sanma", 10, 12)
+    p = _problems_then_resume(video, observations, 14, lambda d: _seat(d, video.order[2])["discards"].append("5m"))
+    assert p.kind == "observation" and "5m is not in the sanma tile set" in p.message
+
+
+def test_a_discard_out_of_turn_is_a_problem():
+    video, observations, _ = hand("sanma", 10, 12)
+    i = _frame_after(video, "discard", seat=0, start=6) + 1      # East threw; South draws next
+    p = _problems_then_resume(video, observations, i,
+                              lambda d: _seat(d, video.order[2])["discards"].append("1z"))
+    assert p.kind == "unexplained" and "No moves in turn order explain" in p.message
+
+
+def test_waits_for_a_deal():
+    video, observations, expected = hand("sanma", 10, 12)
+    inf = EventInferrer("sanma", camera=video.camera, dealer=video.dealer, positions=video.positions)
+    assert inf.feed(observations[8]) == [] and inf.problems[0].kind == "no_deal"
+    assert inf.feed(observations[0].to_dict()) == [expected[0]]
+    assert inf.feed(observations[0]) == []
+
+
+def test_eval_video_command(capsys):
+    from assistant.cli import main
+
+    assert main(["eval-video", "--variant", "three-kaki", "--hands", "1", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "three-kaki" in out and "exact hands   1/1" in out and "events    12/12" in out
