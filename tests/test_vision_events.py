@@ -204,3 +204,27 @@ def test_eval_video_command(capsys):
     assert main(["eval-video", "--variant", "three-kaki", "--hands", "1", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     assert "three-kaki" in out and "exact hands   1/1" in out and "events    12/12" in out
+
+
+@pytest.mark.parametrize("key", [("sanma", 0, None), ("three-kaki", 1, None)])
+def test_table_game_keeps_the_engine_state_of_the_watched_hand(key):
+    """vision.events.TableGame: observations -> events -> assistant.play states, frame by frame, equal to the
+    script's camera log replayed in the engine; hidden hands stay face down (bk) until revealed."""
+    from vision.events import TableGame
+
+    video, observations, expected = hand(*key)
+    game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    states = replay(video.variant, expected)
+    seen_hidden = False
+    for obs in observations:
+        data = game.feed(obs)
+        assert game.problems == []
+        n = len(game.inferrer.events)
+        if n == 0:
+            assert data is None
+            continue
+        truth = states[n - 1].to_json()
+        truth.pop("play")
+        assert data == truth
+        seen_hidden |= any("bk" in s["hand"] for i, s in enumerate(data["seats"]) if i != video.camera)
+    assert seen_hidden

@@ -1132,5 +1132,46 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_eval_video)
 
 
-__all__ = ["CHECKS", "MOVES", "EventInferrer", "EventProblem", "Reveal", "compare_logs", "evaluate_hand", "explain",
-           "frame_observations", "hand_text", "infer", "register", "run"]
+class TableGame:
+    """The engine's view of the hand a camera watches: stable observations -> inferred events -> the play state.
+
+    ``feed`` returns the table state JSON (``assistant.table`` schema, hidden hands as ``bk``) after applying
+    the events inferred from the observation; an event the engine refuses is reported in :attr:`problems`
+    and the last good state is kept (nothing recorded is lost)."""
+
+    def __init__(self, variant: str, camera: int = 0, dealer: int = 0, positions: Sequence[int] | None = None) -> None:
+        self.variant = variant
+        self.inferrer = EventInferrer(variant, camera=camera, dealer=dealer, positions=positions)
+        self.state = None            # the PlayState after the last applied event
+        self.problems: list[str] = []
+        self.last_events: list[Event] = []
+
+    def feed(self, observation: TableObservation | dict) -> dict | None:
+        from assistant.play import IllegalEvent, apply
+
+        before = len(self.inferrer.problems)
+        events = self.inferrer.feed(observation)
+        self.problems = [p.message for p in self.inferrer.problems[before:]]
+        applied = []
+        for ev in events:
+            if isinstance(ev, Deal):
+                self.state = None
+            try:
+                self.state = apply(self.state, ev)
+            except IllegalEvent as e:
+                self.problems.append(f"The engine refused the inferred {ev.type} ({e}); the table state is kept.")
+                break
+            applied.append(ev)
+        self.last_events = applied
+        return self.state_json()
+
+    def state_json(self) -> dict | None:
+        if self.state is None:
+            return None
+        data = self.state.to_json()
+        data.pop("play", None)    # the in-hand bookkeeping is the engine's, not the table schema's
+        return data
+
+
+__all__ = ["CHECKS", "MOVES", "EventInferrer", "EventProblem", "Reveal", "TableGame", "compare_logs", "evaluate_hand",
+           "explain", "frame_observations", "hand_text", "infer", "register", "run"]

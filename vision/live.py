@@ -243,6 +243,9 @@ class LiveAnalyzer:
         self._info: dict[int, dict[str, Any]] = {}      # track id -> last classifier reading
         self._not_tiles: list[tuple[np.ndarray, int]] = []  # (table xy, frame) of boxes read as "not a tile"
         self._stable_obs: dict | None = None            # last observation seen while every tile was stable
+        self._game = None                               # vision.events.TableGame: events -> engine state
+        self._state: dict | None = None                 # the engine's table state JSON (hidden hands as bk)
+        self._game_problems: list[str] = []
         self._last_event = ""
         # change-driven state
         self._last: dict[str, np.ndarray] | None = None  # boxes of the last analysed frame's tracks (+ "tid")
@@ -539,6 +542,8 @@ class LiveAnalyzer:
             change = describe_change(self._stable_obs, observation)
             if change:
                 self._last_event = change
+            if change or self._stable_obs is None or self._game is None or self._game.variant != self.variant:
+                problems = problems + self._follow_game(observation)
             self._stable_obs = observation
         # the reference frame: all of it after a full pass, the re-detected regions after a local one
         if self.change_driven:
@@ -564,10 +569,28 @@ class LiveAnalyzer:
                        "pass": mode, "reason": reason, "regions": len(cores or []), "changed": round(share, 4),
                        "scales": list(scales) if scales is not None else list(getattr(rec, "scales", ())),
                        "rebuilt": rebuilt}
-        self._result = {"tiles": tiles, "zones": [], "state": None, "event": self._last_event, "win": None,
-                        "problems": problems, "observation": observation, "timing": dict(self.timing),
-                        "stable": settled}
+        self._result = {"tiles": tiles, "zones": [], "state": self._state, "event": self._last_event, "win": None,
+                        "problems": problems + self._game_problems, "observation": observation,
+                        "timing": dict(self.timing), "stable": settled}
         return dict(self._result)
+
+    def _follow_game(self, observation: dict) -> list[str]:
+        """Feed a changed stable observation to the hand being followed; returns nothing (its problems are kept
+        in ``_game_problems`` until the next change, so that every frame shows them)."""
+        from .events import TableGame
+
+        if self._game is None or self._game.variant != self.variant:
+            self._game = TableGame(self.variant)
+            self._state = None
+        try:
+            state = self._game.feed(observation)
+        except (ValueError, KeyError, IndexError) as e:  # an observation the inferrer cannot read
+            self._game_problems = [f"The game could not be followed from this frame: {e}"]
+            return []
+        if state is not None:
+            self._state = state
+        self._game_problems = list(self._game.problems)
+        return []
 
     @staticmethod
     def _zero_timing() -> dict[str, Any]:
