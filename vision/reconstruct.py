@@ -4,8 +4,13 @@ Pipeline (all in table coordinates, see :mod:`vision.zones`):
 
 1. every detection (code, corners TL, TR, BR, BL of the face as it reads upright, face_up) is mapped through
    the calibration onto the plane of lying tile faces: centre, "up" vector, width and height in mm;
-2. the tile size is the median of the mapped tiles; zones are fitted (wall ring from the lying backs, else
-   the discard rows) and each tile gets a position (pinwheel ownership) and a zone;
+2. the tile size is the median of the mapped tiles (a detector box's width corrected for perspective);
+   zones are fitted (wall ring from the lying backs, else the discard rows) and each tile gets a position
+   (pinwheel ownership) and a zone. Seen from a seat camera, the far wall's top layer, the far standing
+   hand and the far melds map within a few mm of each other on the plane of lying faces: rows are cut
+   where their tiles overlap, and a tile in the wall band is a wall tile only on the line of a layer of its
+   wall row (or, where that wall is not seen, where its top layer would map, unless it is in line with the
+   side's hand row);
 3. per position, the **outer row** (hand, melds, bonus area) is read left to right from the owner's view
    and split by a small dynamic programme into hand | melds | bonus: a meld is 3 tiles with one sideways
    tile (chow or pong; an added kong has a 4th sideways tile lying beyond the sideways one), 4 tiles with
@@ -14,7 +19,8 @@ Pipeline (all in table coordinates, see :mod:`vision.zones`):
 4. the **discard** band is cut into rows by distance from the centre (nearest row first) and read left to
    right; the sideways tile is the riichi tile. Hong Kong's discards (anywhere inside the wall square) are
    the unordered centre pool;
-5. face-up tiles on the **wall** ring are dora indicators (in wall order);
+5. face-up tiles on the **wall** ring are dora indicators (in wall order) where the rule system has them and
+   the tile lies on the line of its wall row's top layer;
 6. the result is checked (copies, red fives, tile kinds of the rule system, hand sizes, meld shapes,
    bonus tiles in the wrong place, riichi) and every finding becomes a plain-words problem.
 """
@@ -47,6 +53,8 @@ class Piece:
     width: float                   # mapped face width (mm)
     xy_top: np.ndarray | None = None   # centre if it lies on top of the wall (one thickness higher)
     standing: bool = False         # mapped shape too tall for a lying tile: a standing hand tile
+    stand_err: float = 0.0         # how far the image "up" is from a standing tile's vertical (relative)
+    flat_width: float = 0.0        # face width if the tile lies flat, corrected for an oriented box's shear
     position: int = -1
     zone: str = ""
     x: float = 0.0                 # seat frame of the owner: along the row, to the owner's right
@@ -119,18 +127,44 @@ def map_detections(detections, calibration: Calibration, face_height: float | No
         else:
             _, _, w0 = project(calibration.homography)
             face_height = 0.72 * float(np.median(w0))
-    xy, up, width = project(calibration.homography_at(face_height))
+    H_face = calibration.homography_at(face_height)
+    xy, up, width = project(H_face)
     xy_top = project(calibration.homography_at(2 * face_height))[0]
-    standing = standing_tiles(calibration, quads, xy, width, face_height)
-    return [Piece(i, code, fu, conf, xy[k], up[k], float(width[k]), xy_top[k], bool(standing[k]), top3=top3)
+    standing, e_stand = standing_tiles(calibration, quads, xy, width, face_height, errors=True)
+    flat = flat_widths(H_face, left, right, bottom, top)
+    return [Piece(i, code, fu, conf, xy[k], up[k], float(width[k]), xy_top[k], bool(standing[k]),
+                  float(e_stand[k]), float(flat[k]), top3=top3)
             for k, (i, code, fu, conf, top3) in enumerate(meta)]
 
 
+def flat_widths(H: np.ndarray, left: np.ndarray, right: np.ndarray, bottom: np.ndarray, top: np.ndarray
+                ) -> np.ndarray:
+    """Face widths (mm on the plane of ``H``) of lying tiles from their edge midpoints in the image.
+
+    A detector's oriented box is a rectangle: its top and bottom midpoints are the tile's, but its left and
+    right ones lie on the line square to "up" in the image, while a lying tile's own left-right line is
+    slanted there by perspective (square to "up" on the table). With the box's width as the length of that
+    slanted line, the direction in the image that maps square to "up" gives the width (unchanged for an exact
+    quad, whose left-right line already maps square to "up")."""
+    n = len(left)
+    c = (bottom + top) / 2
+    r_img, u_img = right - left, top - bottom
+    w_img = np.maximum(np.linalg.norm(r_img, axis=1), 1e-9)
+    h_img = np.maximum(np.linalg.norm(u_img, axis=1), 1e-9)
+    m = apply_h(H, np.concatenate([c - r_img / 2, c + r_img / 2, c - u_img / 2, c + u_img / 2])).reshape(4, n, 2)
+    P, U = m[1] - m[0], m[3] - m[2]         # table images of the box's width and height vectors
+    # the image vector w (cos a r^ + sin a u^) maps to cos a P + (w / h) sin a U; square to U when:
+    a = np.arctan2(-(h_img / w_img) * np.einsum("ij,ij->i", P, U), np.maximum(np.einsum("ij,ij->i", U, U), 1e-9))
+    vec = np.cos(a)[:, None] * P + ((w_img / h_img) * np.sin(a))[:, None] * U
+    return np.linalg.norm(vec, axis=1)
+
+
 def standing_tiles(calibration: Calibration, quads: np.ndarray, xy: np.ndarray, width: np.ndarray,
-                   face_height: float) -> np.ndarray:
+                   face_height: float, errors: bool = False):
     """Which quads are standing tiles: their image "up" vector matches a vertical tile at that spot better
     than any of the four ways a tile can lie flat there (needs the camera pose; without it, a mapped shape
-    much taller than a lying tile)."""
+    much taller than a lying tile). With ``errors``: (standing, relative distance of each "up" from a
+    standing tile's vertical)."""
     n = len(quads)
     up_img = (quads[:, 0] + quads[:, 1]) / 2 - (quads[:, 3] + quads[:, 2]) / 2
     tw = float(np.median(width)) if n else 26.0
@@ -146,19 +180,24 @@ def standing_tiles(calibration: Calibration, quads: np.ndarray, xy: np.ndarray, 
     up_table = apply_h(calibration.homography_at(face_height), centre_img + up_img / 2) - \
         apply_h(calibration.homography_at(face_height), centre_img - up_img / 2)
     e_lie = np.abs(np.linalg.norm(up_table, axis=1) / np.maximum(width, 1e-6) / 1.36 - 1)
-    return (e_stand < 0.35) & (e_lie > 0.15) & (e_stand < 0.6 * e_lie)
+    standing = (e_stand < 0.35) & (e_lie > 0.15) & (e_stand < 0.6 * e_lie)
+    return (standing, e_stand) if errors else standing
 
 
 def tile_size(pieces: list[Piece]) -> tuple[float, float]:
-    """(width, height) in mm: medians over tiles whose mapped shape looks like a lying tile."""
+    """(width, height) in mm: medians over tiles whose mapped shape looks like a lying tile (widths corrected
+    for the shear of an oriented box, see :func:`flat_widths`)."""
     if not pieces:
         return 26.0, 35.0
-    w = np.array([p.width for p in pieces])
+    w = np.array([p.flat_width or p.width for p in pieces])
     h = np.array([np.linalg.norm(p.up) for p in pieces])
     ratio = h / np.maximum(w, 1e-6)
     ok = (ratio > 1.15) & (ratio < 1.65)
-    tw = float(np.median(w[ok] if ok.sum() >= 3 else w))
-    th = float(np.median(h[ok])) if ok.sum() >= 3 else 1.36 * tw
+    if ok.sum() < 3:
+        tw = float(np.median(w))
+        return tw, 1.36 * tw
+    tw = float(np.median(w[ok]))
+    th = float(np.median(h[ok]))
     return tw, th
 
 
@@ -410,30 +449,62 @@ def _turn_order(positions: list[int]) -> list[int]:
     return sorted(positions)
 
 
+def possible_seatings(shown, players: int) -> list[list[int]]:
+    """Every set of ``players`` occupied sides (in turn order) that includes the sides ``shown`` to hold a
+    player's tiles. One seating when every player shows something; when a player shows nothing at all (a
+    standing hand seen edge-on, no melds, discards or bonus tiles) and another side is empty too, one frame
+    cannot tell which of them is occupied."""
+    from itertools import combinations
+
+    shown = sorted(set(int(k) for k in shown))
+    if players >= 4:
+        return [[0, 1, 2, 3]]
+    if len(shown) >= players:
+        return [shown[:players]]
+    free = [k for k in range(4) if k not in shown]
+    return [sorted(shown + list(c)) for c in combinations(free, players - len(shown))]
+
+
+def source_position(position: int, source: int, seatings: list[list[int]]) -> int | None:
+    """The table position ``source`` seats back in turn order from ``position``: None unless every
+    seating that has ``position`` occupied agrees."""
+    found = set()
+    for order in seatings:
+        if position in order:
+            found.add(order[(order.index(position) - source) % len(order)])
+    return found.pop() if len(found) == 1 else None
+
+
 def locate_pieces(detections, calibration: Calibration, players: int = 4, zones: TableZones | None = None,
-                  face_height: float | None = None, discard_rows: bool = True
+                  face_height: float | None = None, discard_rows: bool = True, dora: bool = True
                   ) -> tuple[list[Piece], TableZones, float, float]:
     """Map detections to the table, fit the zones and give every piece its position, zone and seat-frame
-    coordinates. Returns (pieces, zones, tile width, tile height)."""
+    coordinates. ``dora``: the rule system reveals dora indicators on the wall (else no face-up tile
+    belongs there). Returns (pieces, zones, tile width, tile height)."""
     face_h = face_height
     if face_h is None:
-        w0 = [p.width for p in map_detections(detections, calibration, 0.0)] if calibration.tile_mm is None else []
-        face_h = 0.72 * (calibration.tile_mm[0] if calibration.tile_mm else float(np.median(w0)) if w0 else 26.0)
+        w0 = tile_size(map_detections(detections, calibration, 0.0))[0] if calibration.tile_mm is None else None
+        face_h = 0.72 * (calibration.tile_mm[0] if calibration.tile_mm else w0 if detections else 26.0)
     pieces = map_detections(detections, calibration, face_h)
     tw, th = tile_size(pieces)
     # a tile in a row of standing tiles stands too (its own shape can be ambiguous)
     if pieces:
         xy = np.array([p.xy for p in pieces])
         st = np.array([p.standing for p in pieces])
-        sxy = xy[st]
-        for p in pieces:
+        err = np.array([p.stand_err for p in pieces])
+        for i, p in enumerate(pieces):
             if p.standing or not st.any():
                 continue
             # two standing neighbours in line with it (the same row, either side)
             side = int(np.argmax([to_seat(p.xy[None], k)[0, 1] for k in range(4)]))
-            rel = to_seat(sxy, side) - to_seat(p.xy[None], side)
-            near = (np.abs(rel[:, 1]) < 0.3 * tw) & (np.abs(rel[:, 0]) < 2.3 * tw)
-            if near.sum() >= 2:
+            rel = to_seat(xy, side) - to_seat(p.xy[None], side)
+            near = st & (np.abs(rel[:, 1]) < 0.3 * tw) & (np.abs(rel[:, 0]) < 2.3 * tw)
+            # ... unless a tile overlaps it that stands or looks more upright: two tiles of one row never
+            # overlap, so one of them is on another row (a seat camera sees the far wall's top layer just in
+            # front of the far standing hand, a few mm apart on the face plane)
+            overlap = (np.abs(rel[:, 1]) < 0.6 * tw) & (np.abs(rel[:, 0]) < 0.6 * tw) & (st | (err < p.stand_err))
+            overlap[i] = False
+            if near.sum() >= 2 and not overlap.any() and p.stand_err < 0.35:
                 p.standing = True
     if zones is None:
         xy = np.array([p.xy for p in pieces]).reshape(-1, 2)
@@ -447,12 +518,27 @@ def locate_pieces(detections, calibration: Calibration, players: int = 4, zones:
         zones = TableZones.fit(xy, [p.code for p in pieces], tw, th, players,
                                wall_xy=np.array([p.xy_top for p in pieces]).reshape(-1, 2),
                                standing=np.array([p.standing for p in pieces], bool), wall_shift=wall_shift,
-                               discard_rows=discard_rows,
+                               discard_rows=discard_rows, faces_on_wall=dora,
                                tall=np.array([np.linalg.norm(p.up) / max(p.width, 1e-6) > 1.55 for p in pieces]))
     if pieces:
         pos, zn = zones.locate(np.array([p.xy for p in pieces]))
+        standing_d = {k: np.array([to_seat(q.xy[None], k)[0, 1] for q in pieces if q.standing])
+                      for k in zones.wall_sides}
         for p, k, z in zip(pieces, pos, zn, strict=False):
             p.position, p.zone = int(k), z
+            if p.standing and z in ("discards", "centre") and \
+                    to_seat(p.xy[None], max(int(k), 0))[0, 1] < zones.inner_limit_of(max(int(k), 0)) - 0.5 * th:
+                # deep inside the wall ring nothing stands: a lying tile seen at a grazing angle (its mapped
+                # shape stretched by box noise), not a hand tile
+                p.standing = False
+            if p.standing and p.back and z == "wall" and k in standing_d:
+                # a back on the line of a wall row that was seen, with no standing row near it: a wall-top
+                # tile whose box noise made it look upright
+                d = to_seat(p.xy[None], int(k))[0, 1]
+                others = standing_d[int(k)]
+                near = np.abs(others - d) < 1.5 * th
+                if abs(d - zones.wall_centres[int(k)]) <= 0.17 * th and near.sum() < 3:    # itself and one more
+                    p.standing = False
             if p.standing and z != "outer":   # only hands stand
                 own = int(pinwheel_owner(p.xy[None], zones.outer_pinwheel)[0])
                 if own < 0:
@@ -465,23 +551,132 @@ def locate_pieces(detections, calibration: Calibration, players: int = 4, zones:
                 ratio = np.linalg.norm(p.up) / max(p.width, 1e-6)
                 odd = ratio > 1.8 or ratio < 0.7
                 p.turn = 0 if (p.standing or (odd and p.zone == "outer")) else _turn(p.up, int(k))
-    # a lying back that sits on the wall ring when mapped one tile higher, in front of a standing hand, is
-    # a wall-top tile (a low camera maps it out towards the hand on the lower plane)
-    W = zones.wall_outer
+    _row_tiles_on_unseen_walls(pieces, zones, tw, th)
+    _wall_top_backs(pieces, zones, tw, th)
+    _off_wall_tiles(pieces, zones, th, dora)
+    _added_kong_tiles(pieces, tw, th)
+    return pieces, zones, tw, th
+
+
+def _set_side(p: Piece, k: int) -> None:
+    """Seat-frame coordinates and turn of ``p`` for the owner ``k``."""
+    p.position = k
+    if k >= 0:
+        x, d = to_seat(p.xy[None], k)[0]
+        p.x, p.d, p.turn = float(x), float(d), _turn(p.up, k)
+
+
+def _row_tiles_on_unseen_walls(pieces: list[Piece], zones: TableZones, tw: float, th: float) -> None:
+    """On a side whose wall row was not seen, the wall band reaches out to where that side's top layer
+    would map (:meth:`TableZones.fit`); a tile there in line with that side's hand/meld row belongs to the
+    row."""
+    nominal = zones.wall_outer + 0.45 * tw
+    row_d: dict[int, list[float]] = {}
     for p in pieces:
-        if p.zone != "outer" or not p.back or p.standing or np.linalg.norm(p.up) / max(p.width, 1e-6) > 1.55:
+        if p.zone == "outer" and p.position >= 0:
+            row_d.setdefault(p.position, []).append(p.d)
+    for p in pieces:
+        k = p.position
+        if p.zone != "wall" or k < 0 or k in zones.wall_sides or p.d <= nominal:
+            continue
+        if sum(abs(d - p.d) < 0.2 * th for d in row_d.get(k, [])) >= 2:
+            p.zone = "outer"
+            _set_side(p, k)
+
+
+def _tall(p: Piece) -> bool:
+    return p.standing or np.linalg.norm(p.up) / max(p.width, 1e-6) > 1.55
+
+
+def _wall_top_backs(pieces: list[Piece], zones: TableZones, tw: float, th: float) -> None:
+    """A lying back in the outer band that sits on the wall ring when mapped one tile higher is a wall-top
+    tile (a low camera maps it out towards the hand on the lower plane) when it lies
+
+    * in front of a standing hand (two tall tiles further out, around it along the row),
+    * alone in front of its side's row (half a tile nearer the centre than two of the row's tiles, in line
+      with at most one other tile: a standing hand seen from across lies in front of its melds too, but as a
+      row),
+    * in line with a standing hand but apart from it, with at most two other backs: left of it, where
+      nothing of the player's lies (melds and bonus tiles lie right of the hand), or right of it (the ends
+      of the far wall seen past its corners), or
+    * nearly alone on its side (the last stacks of a wall seen past its corner, where nobody sits)."""
+    W = zones.wall_outer
+    outer_of: dict[int, list[Piece]] = {}
+    for p in pieces:
+        if p.zone == "outer":
+            outer_of.setdefault(p.position, []).append(p)
+    for p in pieces:
+        if p.zone != "outer" or not p.back or _tall(p):
             continue
         k = p.position
         d_top = to_seat(p.xy_top[None], k)[0, 1]
         if not (W - th - 0.2 * tw < d_top < W + 0.2 * tw):
             continue
-        behind = [q for q in pieces if (q.standing or np.linalg.norm(q.up) / max(q.width, 1e-6) > 1.55)
-                  and q.position == k and q.d > p.d + 0.3 * tw]
-        if len(behind) >= 2:
+        row = [q for q in outer_of.get(k, []) if q is not p]
+        behind = [q for q in row if _tall(q) and q.d > p.d + 0.3 * tw and abs(q.x - p.x) < 2 * tw]
+        beyond = [q for q in row if q.d > p.d + 0.5 * th]
+        level = [q for q in row if abs(q.d - p.d) < 0.2 * th]
+        if len(behind) >= 2 or (len(beyond) >= 2 and len(level) <= 1) or len(row) <= 1 or \
+                _apart_from_standing_row(p, level, tw):
             p.zone = "wall"
-    # a sideways face-up tile just beyond a sideways meld tile is an added kong's tile (on the wall ring or in
-    # Hong Kong's pool when seen from a low camera)
-    # (dora indicators lie upright); seen from a low camera the two can map close together
+
+
+def _apart_from_standing_row(p: Piece, level: list[Piece], tw: float) -> bool:
+    """``p`` and at most two other backs form a group of their own (gaps of more than a tile and a half)
+    beside a row with three standing tiles or more, in line with it."""
+    tiles = sorted(level + [p], key=lambda q: q.x)
+    groups: list[list[Piece]] = [[tiles[0]]]
+    for q in tiles[1:]:
+        if q.x - groups[-1][-1].x > 1.6 * tw:
+            groups.append([])
+        groups[-1].append(q)
+    main = max(groups, key=lambda g: sum(q.standing for q in g))
+    own = next(g for g in groups if any(q is p for q in g))
+    if own is main or sum(q.standing for q in main) < 3 or len(own) > 3:
+        return False
+    return all(q.back and not q.standing for q in own)
+
+
+def _off_wall_tiles(pieces: list[Piece], zones: TableZones, th: float, dora: bool) -> None:
+    """Tiles in the wall band that cannot be wall tiles go to the band they are nearest: a face-up tile is a
+    dora indicator only on the wall's top layer, so on a side whose wall row was seen it must lie on that
+    row's line (a seat camera sees the far melds and bonus tiles just beyond the wall's top on the
+    lying-face plane), and where the rule system reveals no indicators it is never on the wall; a back is
+    off the wall when it lies beyond both layers' lines of a wall row that was seen (the lower layer maps
+    to the top layer's table distance, the top layer to the row's line). Such a tile goes to the outer
+    band when it lies beyond the wall's line or in line with its side's hand/meld row, else inside."""
+    row_d: dict[int, list[float]] = {}
+    for p in pieces:
+        if p.zone == "outer" and p.position >= 0:
+            row_d.setdefault(p.position, []).append(p.d)
+    for p in pieces:
+        if p.zone != "wall" or p.position < 0:
+            continue
+        k = p.position
+        off = p.d - zones.wall_centres.get(k, p.d)
+        if not p.face_up:
+            if k not in zones.wall_sides or \
+                    p.d <= max(zones.wall_centres[k], zones.wall_candidates[k][1]) + 0.22 * th:
+                continue
+        elif dora and (k not in zones.wall_sides or abs(off) <= 0.17 * th):
+            continue
+        # in line with its side's hand/meld row: part of it (seen across the table, a meld beyond the wall
+        # can map inside the line of the wall's top layer)
+        if sum(abs(d - p.d) < 0.2 * th for d in row_d.get(k, [])) >= 2:
+            off = 1.0
+        if off > 0:
+            own = int(pinwheel_owner(p.xy[None], zones.outer_pinwheel)[0])
+            p.zone = "outer"
+            _set_side(p, own if own >= 0 else k)
+        else:
+            own = int(pinwheel_owner(p.xy[None], zones.centre_half)[0])
+            p.zone = "discards" if own >= 0 else "centre"
+            _set_side(p, own)
+
+
+def _added_kong_tiles(pieces: list[Piece], tw: float, th: float) -> None:
+    """A sideways face-up tile just beyond a sideways meld tile is an added kong's tile (dora indicators lie
+    upright); seen from a low camera it can map onto the wall ring or into Hong Kong's pool."""
     side_meld = [q for q in pieces if q.zone == "outer" and q.sideways and q.face_up]
     for p in pieces:
         if p.zone == "outer" or not p.face_up:
@@ -489,9 +684,9 @@ def locate_pieces(detections, calibration: Calibration, players: int = 4, zones:
         for q in side_meld:
             x, d = to_seat(p.xy[None], q.position)[0]
             if abs(x - q.x) < 0.45 * th and 0.3 * tw < q.d - d < 1.8 * tw and _turn(p.up, q.position) % 2 == 1:
-                p.zone, p.position, p.x, p.d, p.turn = "outer", q.position, float(x), float(d), _turn(p.up, q.position)
+                p.zone = "outer"
+                _set_side(p, q.position)
                 break
-    return pieces, zones, tw, th
 
 
 def reconstruct(detections, calibration: Calibration, variant="sanma", players: int | None = None,
@@ -499,24 +694,33 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
                 positions: list[int] | None = None) -> TableObservation:
     """Rebuild the table from one frame's detections (dicts with code, corners, face_up[, confidence,
     top3] or :class:`vision.inference.Tile`). ``positions``: the occupied sides when the match knows them
-    (three players); otherwise the sides showing the most hand, meld and discard tiles."""
+    (three players); otherwise the sides showing the most hand, meld and discard tiles. When a player shows
+    no tile at all the occupied sides are a guess: ``meta["seatings"]`` lists every seating the frame
+    allows, and a meld's ``source_position`` that differs between them is None (its ``source`` stays)."""
     from assistant.variants import get_variant
 
     v = get_variant(variant) if isinstance(variant, str) else variant
     players = players or v.players
+    # only the riichi rule systems reveal dora indicators (sanma.md); the other walls show no face-up tile
     pieces, zones, tw, th = locate_pieces(detections, calibration, players, zones, face_height,
-                                          discard_rows=v.name != "hong-kong")
+                                          discard_rows=v.name != "hong-kong", dora="riichi" in v.calls)
     hk = v.name == "hong-kong"
     is_sanma = "kita" in v.calls
     # occupied positions: the sides with most hand/meld/discard tiles
     evidence = Counter(p.position for p in pieces if p.zone in ("outer", "discards") and p.position >= 0)
     if positions is not None:
         occupied = sorted(int(k) for k in positions)
+        seatings = [_turn_order(occupied)]
     elif players >= 4:
         occupied = [0, 1, 2, 3]
+        seatings = [occupied]
     else:
         ranked = sorted(range(4), key=lambda k: (-evidence.get(k, 0), k))
         occupied = sorted(ranked[:players])
+        shown = [k for k in ranked if evidence.get(k, 0) > 0]
+        # a player showing nothing: the guess above is one of several seatings (their melds' sources that
+        # depend on it are left open)
+        seatings = [occupied] if len(shown) >= players else possible_seatings(shown, players)
     order = _turn_order(occupied)
     problems: list[Problem] = []
     unplaced: list[dict] = []
@@ -548,10 +752,30 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
         outer = _mark_extras(outer, tw, th)
         row = sorted(outer, key=lambda p: p.x)
         # a tile read as sideways that sits closer to a neighbour than a sideways tile could is upright, and so
-        # is a run of three or more "sideways" tiles (melds have one each): a standing hand seen from its side
+        # is a run of three or more "sideways" tiles (melds have one each): a standing hand seen from its side.
+        # Not a tile whose shape says it lies flat next to upright lying tiles: a meld of a side seat, whose
+        # row runs away from a seat camera (foreshortened: its box centres are a few mm off along the row)
         close = 0.5 * (tw + th) - 0.2 * tw
-        flip = {i for i, p in enumerate(row) if p.sideways and (
-            (i > 0 and p.x - row[i - 1].x < close) or (i + 1 < len(row) and row[i + 1].x - p.x < close))}
+
+        def lying_upright(q: Piece) -> bool:
+            return q.face_up and not q.sideways and not _tall(q)
+
+        def ratio(q: Piece) -> float:
+            return float(np.linalg.norm(q.up) / max(q.width, 1e-6))
+
+        flip = set()
+        for i, p in enumerate(row):
+            if not p.sideways:
+                continue
+            near = [row[j] for j in (i - 1, i + 1) if 0 <= j < len(row) and abs(row[j].x - p.x) < close]
+            if near and not (p.stand_err >= 0.35 and all(lying_upright(q) for q in near)):
+                flip.add(i)
+            # ... and a tile shaped like its standing neighbours (a seat camera's own hand seen from above
+            # looks flat, and its mapped "up" turns away from the camera towards the row's ends)
+            odd = [ratio(row[j]) for j in (i - 1, i + 1) if 0 <= j < len(row) and abs(row[j].x - p.x) < 1.3 * tw
+                   and (row[j].standing or not 0.7 <= ratio(row[j]) <= 1.8)]
+            if odd and abs(ratio(p) - float(np.median(odd))) < 0.15:
+                flip.add(i)
         flip.update(i for i, p in enumerate(row) if p.back)      # backs never lie sideways in the outer row
         i = 0
         while i < len(row):
@@ -579,8 +803,7 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
         for g in reversed(groups):   # the first call lies rightmost
             m = g.meld
             if m.source is not None:
-                i = order.index(k)
-                m.source_position = order[(i - m.source) % len(order)]
+                m.source_position = source_position(k, m.source, seatings)
             m.notation = _meld_notation(m)
             melds.append(m)
         seat.melds = melds
@@ -611,6 +834,8 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
     obs = TableObservation(v.name, players, seats, dora, sorted(centre, key=_canon), unplaced, problems,
                            meta={"tile_mm": [round(tw, 1), round(th, 1)], "zones": zones.to_dict(),
                                  "occupied": occupied, "calibration": calibration.source})
+    if len(seatings) > 1:
+        obs.meta["seatings"] = seatings      # the occupied sides cannot be told from this frame
     obs.assignments = [{"index": p.index, "code": p.code, "part": part.get(p.index, ("ignored", p.position, None))[0],
                         "position": part.get(p.index, (None, p.position, None))[1],
                         "at": part.get(p.index, (None, None, None))[2],

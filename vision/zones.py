@@ -64,6 +64,29 @@ def pinwheel_owner(xy: np.ndarray, b: float) -> np.ndarray:
     return owner
 
 
+def _split_overlapping(rows: list, seat_xy: np.ndarray, u: float) -> list:
+    """Rows (centre distance, member indices) with any row whose tiles overlap along it cut by distance
+    until they do not: tiles of one row never overlap, so such a cluster holds rows that map close together
+    (seen from a low camera, the far wall's top layer, the standing hand just behind it and the melds beside
+    that hand lie a few mm apart on the plane of lying faces)."""
+    out = []
+    todo = list(rows)
+    while todo:
+        c, m = todo.pop()
+        if len(m) >= 4:
+            x, d = seat_xy[m, 0], seat_xy[m, 1]
+            overlaps = int(np.sum(np.diff(np.sort(x)) < 0.5 * u))
+            if overlaps >= 2:
+                order = np.argsort(d)
+                gaps = np.diff(d[order])
+                cut = int(np.argmax(gaps[1:-1])) + 2       # two tiles at least on each side
+                if gaps[cut - 1] > 0.15 * u:
+                    todo += [(float(np.median(d[part])), m[part]) for part in (order[:cut], order[cut:])]
+                    continue
+        out.append((c, m))
+    return sorted(out, key=lambda r: r[0])
+
+
 @dataclass
 class TableZones:
     """Zone boundaries of one table (mm). Build with :meth:`default` or :meth:`fit`."""
@@ -80,6 +103,7 @@ class TableZones:
     wall_centres: dict = field(default_factory=dict)   # side -> distance of the wall row's centre line (fitted)
     rows: dict = field(default_factory=dict, repr=False)
     wall_candidates: dict = field(default_factory=dict, repr=False)   # side -> (row distance, top-plane d)
+    wall_sides: tuple = ()                             # sides whose wall row was seen (fitted from its tiles)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -93,7 +117,8 @@ class TableZones:
     @classmethod
     def fit(cls, xy: np.ndarray, codes: list[str], tile_w: float, tile_h: float, players: int = 4,
             wall_xy: np.ndarray | None = None, standing: np.ndarray | None = None,
-            wall_shift=None, discard_rows: bool = True, tall: np.ndarray | None = None) -> TableZones:
+            wall_shift=None, discard_rows: bool = True, tall: np.ndarray | None = None,
+            faces_on_wall: bool = True) -> TableZones:
         """Zones adapted to the tiles seen.
 
         ``xy``: tile centres on the plane of lying faces; ``wall_xy``: the same tiles mapped onto the plane
@@ -103,7 +128,9 @@ class TableZones:
         neighbours' melds), tile centres are clustered by distance from the centre into rows; the wall row
         is the innermost row of lying backs beyond the discards, and its top-plane distance gives the wall
         ring. Each side's band limits sit between its rows. ``wall_shift(side, d)`` maps a top-plane
-        distance to the lying plane (for sides whose wall is not seen)."""
+        distance to the lying plane (for sides whose wall is not seen). ``faces_on_wall``: the rule system
+        shows face-up tiles on the wall (dora indicators); without them a row with face-up tiles is no wall (a
+        seat camera sees the far melds just beyond the wall's top)."""
         z = cls.default(tile_w, tile_h, players)
         xy = np.asarray(xy, np.float64).reshape(-1, 2)
         if not len(xy):
@@ -130,7 +157,7 @@ class TableZones:
                 else:
                     rows.append([[d[i]], [sel[i]]])
             rows = [(float(np.median(ds)), np.array(m)) for ds, m in rows if max(ds) > 2.5 * u]
-            rows_of[k] = rows
+            rows_of[k] = _split_overlapping(rows, seat_xy[k], u)
             # standing tiles (a hand) bound the wall band from outside
             st = np.nonzero((side_of == k) & (np.abs(seat_xy[k, :, 0]) < 0.7 * seat_xy[k, :, 1]) & standing)[0]
             if len(st) >= 2:
@@ -141,7 +168,7 @@ class TableZones:
         c0 = float(np.median(firsts)) if firsts and discard_rows else None
         for k, rows in rows_of.items():
             for ri, (c, m) in enumerate(rows):
-                if c > 5.5 * u and np.mean(backs[m]) >= 0.4 and np.mean(tall[m]) < 0.5:
+                if c > 5.5 * u and np.mean(backs[m]) >= (0.25 if faces_on_wall else 0.9) and np.mean(tall[m]) < 0.5:
                     top = float(np.median(to_seat(wall_xy[m], k)[:, 1]))
                     # a wall-top row sits three rows and a small gap beyond the first discard row (measured
                     # on its own plane); a hand (a tile height further out) is rejected on either plane
@@ -163,10 +190,13 @@ class TableZones:
         if walls:
             z.wall_outer = float(np.median([f[2] for f in walls.values()])) + h / 2
             z.fitted_from = "wall"
+            z.wall_sides = tuple(sorted(walls))
         elif discard_rows:
             ends = [c for rows in rows_of.values() for c, _ in rows if c < 8.0 * u]
             if ends:
-                z.wall_outer = max(ends) + h / 2 + 0.45 * u + h
+                # the wall stands beyond room for three discard rows, however many are laid out yet
+                last = max(max(ends), c0 + 2 * (h + 0.02 * u)) if c0 is not None else max(ends)
+                z.wall_outer = last + h / 2 + 0.45 * u + h
                 z.fitted_from = "discards"
         z.inner_limits, z.outer_limits = {}, {}
         for k in range(4):
@@ -175,7 +205,7 @@ class TableZones:
                 ri, c, _ = walls[k]
                 z.wall_centres[k] = c
                 prev = [r[0] for r in rows if r[0] < c - 0.45 * u]
-                nxt = sorted([r[0] for r in rows if r[0] > c + 0.45 * u]
+                nxt = sorted([r[0] for r in rows if r[0] > c + 0.3 * u]
                              + [v for kk, v in standing_rows.items() if kk == k and v > c + 0.45 * u])
                 z.inner_limits[k] = max((c + prev[-1]) / 2, c - h / 2 - 0.35 * u) if prev else c - h / 2 - 0.2 * u
                 z.outer_limits[k] = min((c + nxt[0]) / 2, c + h / 2 + 0.6 * u) if nxt else c + h / 2 + 0.45 * u
@@ -185,7 +215,9 @@ class TableZones:
                 c = z.wall_outer - h / 2
                 z.wall_centres[k] = float(wall_shift(k, c)) if wall_shift is not None else c
                 z.inner_limits[k] = c - h / 2 - 0.2 * u
-                z.outer_limits[k] = c + h / 2 + 0.45 * u
+                # ... and kept inside the band: seen from a low camera across the table, the top layer maps out
+                # towards the hand row (a tile lying beyond the wall starts a small gap past its outer edge)
+                z.outer_limits[k] = max(c + h / 2 + 0.45 * u, z.wall_centres[k] + 0.3 * h)
         return z
 
     # ------------------------------------------------------------------ boundaries
@@ -244,15 +276,28 @@ class TableZones:
         own_in = pinwheel_owner(xy, self.centre_half)
         own_wall = pinwheel_owner(xy, self.wall_pinwheel)
         own_out = pinwheel_owner(xy, self.outer_pinwheel)
+        limits = np.array([self.outer_limit_of(j) for j in range(4)])
+        dists = np.column_stack([to_seat(xy, j)[:, 1] for j in range(4)])
         for i in range(len(xy)):
             k = own_out[i]
-            if k >= 0 and to_seat(xy[i:i + 1], k)[0, 1] > self.outer_limit_of(k):
+            # beyond the outer limit of its own side, or of any side: out past the wall square's corner (the
+            # far end of a row, e.g. bonus tiles, lies beyond the neighbour's wall line, while its own side's
+            # limit may be pushed out by a wall seen at a grazing angle)
+            if k >= 0 and np.any(dists[i] > limits):
                 zones.append("outer")
                 pos[i] = k
                 continue
             k = self._wall_side(xy[i]) if self.wall_centres else own_wall[i]
             if k >= 0 and to_seat(xy[i:i + 1], k)[0, 1] > self.inner_limit_of(k):
                 zones.append("wall")
+                pos[i] = k
+                continue
+            # beyond the discard band but off every wall row's line: out towards the hand row when past the
+            # line's band, else a wall tile
+            k = own_out[i] if own_out[i] >= 0 else own_wall[i]
+            if k >= 0 and dists[i, k] > self.inner_limit_of(k):
+                line = self.wall_centres.get(k, self.wall_outer - self.tile_h / 2)
+                zones.append("outer" if dists[i, k] > line + self.tile_h / 2 else "wall")
                 pos[i] = k
                 continue
             if own_in[i] < 0:
