@@ -228,3 +228,26 @@ def test_table_game_keeps_the_engine_state_of_the_watched_hand(key):
         assert data == truth
         seen_hidden |= any("bk" in s["hand"] for i, s in enumerate(data["seats"]) if i != video.camera)
     assert seen_hidden
+
+
+def test_live_analyzer_follows_the_hand_into_an_engine_state():
+    """The live page's analyser feeds each changed stable observation to a TableGame: its result's "state" is
+    the engine's table state (other hands face down), and an impossible frame is reported, the state kept."""
+    from vision.live import LiveAnalyzer
+
+    video, observations, expected = hand("sanma", 0, None)
+    live = LiveAnalyzer("sanma", recognizer=object())
+    assert live._follow_game(observations[0].to_dict()) == []
+    first = live._state
+    assert first is not None and first["variant"] == "sanma"
+    assert [s["hand"].count("bk") for s in first["seats"]].count(0) == 1  # only the camera player's hand is known
+    for obs in observations[1:6]:
+        live._follow_game(obs.to_dict())
+        assert live._game_problems == []
+    good = live._state
+    assert good != first
+    broken = observations[5].to_dict()
+    seat = next(s for s in broken["seats"] if s["discards"])
+    seat["discards"] = []  # discards vanish without a call: impossible
+    live._follow_game(broken)
+    assert live._state == good and live._game_problems
