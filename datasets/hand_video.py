@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from assistant.play.dealing import action_event, shuffled_deal, wall_event
+
 from .layout import TileDims
 from .table_scene import (
     MeldTruth,
@@ -81,72 +83,6 @@ class PlayStyle:
     max_kongs: int = 3
 
 
-def _full_set(variant) -> list:
-    from assistant.tiles import Tile
-
-    out = []
-    for kind, n in sorted(variant.copies.items()):
-        reds = variant.red_fives.get(kind, 0)
-        out += ([Tile(kind, True)] * reds if reds else []) + [Tile(kind)] * (n - reds)
-    return out
-
-
-def _deal(variant_name: str, rng: random.Random, short_wall: int | None):
-    """A shuffled deal and the wall it leaves (drawn from the end; the start is the dead wall)."""
-    from assistant.play import Deal
-    from assistant.variants import get_variant
-
-    v = get_variant(variant_name)
-    pool = _full_set(v)
-    rng.shuffle(pool)
-    hands = []
-    for _ in range(v.players):
-        tiles, bonus = [], []
-        while len(tiles) < 13:
-            t = pool.pop()
-            (bonus if t.is_bonus else tiles).append(t)
-        hands.append("".join(t.code for t in tiles) + (" | " + "".join(t.code for t in bonus) if bonus else ""))
-    dead = int(v.options.get("dead_wall", v.dead_wall))
-    dora = ()
-    if "riichi" in v.calls:
-        i = next(i for i, t in enumerate(pool) if t.is_playing)
-        dora = (pool.pop(i),)
-        pool.insert(0, dora[0])
-    live = len(pool) - dead
-    if short_wall is not None and short_wall < live:
-        dead += live - short_wall
-        live = short_wall
-    return Deal(variant_name, tuple(hands), dora_indicators=dora, live_wall=live, dead_wall=dead), pool
-
-
-def _wall_event(state, seat: int, pool: list, replacement: bool):
-    from assistant.play import BonusTile, Draw, ReplacementDraw
-
-    t = pool.pop()
-    if t.is_bonus:
-        return BonusTile(seat, t)
-    return ReplacementDraw(seat, t) if replacement else Draw(seat, t)
-
-
-def _action_event(a):
-    from assistant.play import AddedKong, Chow, ClosedKong, Discard, Kita, OpenKong, Pong, SinkFei, SwapFei, Tsumo
-
-    s = a.seat
-    return {
-        "discard": lambda: Discard(s, a.tile),
-        "riichi": lambda: Discard(s, a.tile, riichi=True),
-        "closed_kong": lambda: ClosedKong(s, a.tile, a.tiles),
-        "added_kong": lambda: AddedKong(s, a.tile),
-        "kita": lambda: Kita(s),
-        "sink_fei": lambda: SinkFei(s),
-        "swap_fei": lambda: SwapFei(s, a.tile, a.target[0], a.target[1]),
-        "tsumo": lambda: Tsumo(s),
-        "chow": lambda: Chow(s, a.tiles, a.meld.format() if a.meld else ""),
-        "pong": lambda: Pong(s, a.tiles, a.meld.format() if a.meld else ""),
-        "open_kong": lambda: OpenKong(s, a.tiles),
-    }[a.kind]()
-
-
 _KONGS = ("closed_kong", "added_kong", "open_kong")
 
 
@@ -177,14 +113,14 @@ def _own_turn(state, pool, rng, style):
 
     acts = _allowed(state, legal_actions(state, state.turn), style)
     if any(a.kind == "tsumo" for a in acts) and rng.random() < style.win:
-        return _action_event(next(a for a in acts if a.kind == "tsumo"))
+        return action_event(next(a for a in acts if a.kind == "tsumo"))
     special = [a for a in acts if a.kind not in ("discard", "tsumo")]
     if special and rng.random() < style.special:
-        return _action_event(rng.choice(special))
+        return action_event(rng.choice(special))
     discards = [a for a in acts if a.kind == "discard"] or acts
     if style.greedy and len(discards) > 1 and rng.random() < style.greedy:
         discards = _closest_discards(state, discards)
-    return _action_event(rng.choice(discards))
+    return action_event(rng.choice(discards))
 
 
 def _window(state, pool, rng, style):
@@ -201,15 +137,15 @@ def _window(state, pool, rng, style):
     if state.phase == "kong_window":
         if unpassed and rng.random() < style.say_pass:
             return Pass(rng.choice(unpassed))
-        return _wall_event(state, state.turn, pool, replacement=True)
+        return wall_event(state.turn, pool, replacement=True)
     calls = [a for seat in others for a in claims[seat] if a.kind in ("chow", "pong", "open_kong")]
     if calls and rng.random() < style.call:
-        return _action_event(rng.choice(calls))
+        return action_event(rng.choice(calls))
     if unpassed and rng.random() < style.say_pass:
         return Pass(rng.choice(unpassed))
     if state.live_wall == 0:
         return ExhaustiveDraw()
-    return _wall_event(state, state.next_seat(state.turn), pool, replacement=False)
+    return wall_event(state.next_seat(state.turn), pool, replacement=False)
 
 
 def _next_event(state, pool, rng, style):
@@ -218,7 +154,7 @@ def _next_event(state, pool, rng, style):
     if state.phase == "turn_start":
         if state.live_wall == 0:
             return ExhaustiveDraw()
-        return _wall_event(state, state.turn, pool, replacement=state.owed is not None)
+        return wall_event(state.turn, pool, replacement=state.owed is not None)
     if state.phase == "own_turn":
         return _own_turn(state, pool, rng, style)
     return _window(state, pool, rng, style)
@@ -244,7 +180,7 @@ def play_hand(variant: str, seed: int, *, short_wall: int | None = None, style: 
 
     style = style or PlayStyle()
     rng = random.Random(f"hand-video:{variant}:{seed}")
-    deal, pool = _deal(variant, rng, short_wall)
+    deal, pool = shuffled_deal(variant, rng, short_wall)
     state = apply(None, deal)
     events, states = [deal], [state]
     while state.ending is None and len(events) < max_events:

@@ -10,82 +10,18 @@ from assistant.calls import legal_actions, resolve_claims
 from assistant.hand import Hand
 from assistant.play import (
     AbortiveDraw,
-    AddedKong,
-    BonusTile,
-    Chow,
-    ClosedKong,
-    Deal,
-    Discard,
-    Draw,
     ExhaustiveDraw,
-    Kita,
     NewDora,
-    OpenKong,
     Pass,
-    Pong,
-    ReplacementDraw,
     Ron,
-    SinkFei,
-    SwapFei,
     Tsumo,
     apply,
 )
+from assistant.play.dealing import action_event, shuffled_deal, wall_event
 from assistant.play.machine import _four_kans
 from assistant.tiles import Tile
-from assistant.variants import get_variant
 
 VARIANTS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
-
-
-def full_set(variant) -> list[Tile]:
-    out = []
-    for kind, n in sorted(variant.copies.items()):
-        reds = variant.red_fives.get(kind, 0)
-        out += ([Tile(kind, True)] * reds if reds else []) + [Tile(kind)] * (n - reds)
-    return out
-
-
-def deal(variant_name: str, rng: random.Random, short_wall: int | None = None) -> tuple[Deal, list[Tile]]:
-    """A random deal and the wall it leaves (drawn from the end). ``short_wall``: only that many live tiles."""
-    v = get_variant(variant_name)
-    pool = full_set(v)
-    rng.shuffle(pool)
-    hands = []
-    for _ in range(v.players):
-        tiles, bonus = [], []
-        while len(tiles) < 13:
-            t = pool.pop()
-            (bonus if t.is_bonus else tiles).append(t)
-        hands.append("".join(t.code for t in tiles) + (" | " + "".join(t.code for t in bonus) if bonus else ""))
-    dead = int(v.options.get("dead_wall", v.dead_wall))
-    dora: tuple[Tile, ...] = ()
-    if "riichi" in v.calls:
-        i = next(i for i, t in enumerate(pool) if t.is_playing)
-        dora = (pool.pop(i),)
-        pool.insert(0, dora[0])  # keep it at the bottom: it is a dead-wall tile, never drawn
-    live = len(pool) - dead
-    if short_wall is not None and short_wall < live:
-        dead += live - short_wall
-        live = short_wall
-    return Deal(variant_name, tuple(hands), dora_indicators=dora, live_wall=live, dead_wall=dead), pool
-
-
-def _event_for(a):
-    s = a.seat
-    return {
-        "discard": lambda: Discard(s, a.tile),
-        "riichi": lambda: Discard(s, a.tile, riichi=True),
-        "closed_kong": lambda: ClosedKong(s, a.tile, a.tiles),
-        "added_kong": lambda: AddedKong(s, a.tile),
-        "kita": lambda: Kita(s),
-        "sink_fei": lambda: SinkFei(s),
-        "swap_fei": lambda: SwapFei(s, a.tile, a.target[0], a.target[1]),
-        "nine_terminals": lambda: AbortiveDraw("nine_terminals", s),
-        "tsumo": lambda: Tsumo(s),
-        "chow": lambda: Chow(s, a.tiles, a.meld.format() if a.meld else ""),
-        "pong": lambda: Pong(s, a.tiles, a.meld.format() if a.meld else ""),
-        "open_kong": lambda: OpenKong(s, a.tiles),
-    }[a.kind]()
 
 
 def _best_discards(state, discards):
@@ -100,13 +36,6 @@ def _best_discards(state, discards):
     return [a for x, a in scored if x == best]
 
 
-def _wall_event(state, seat, pool, replacement=False):
-    t = pool.pop()
-    if t.is_bonus:
-        return BonusTile(seat, t)
-    return ReplacementDraw(seat, t) if replacement else Draw(seat, t)
-
-
 def next_event(state, pool: list[Tile], rng: random.Random, greedy: float = 0.0):
     """One random legal event for ``state`` (None when the hand is over)."""
     if state.ending is not None:
@@ -115,7 +44,7 @@ def next_event(state, pool: list[Tile], rng: random.Random, greedy: float = 0.0)
     if state.phase == "turn_start":
         if state.live_wall == 0:
             return ExhaustiveDraw()
-        return _wall_event(state, state.turn, pool, replacement=state.owed is not None)
+        return wall_event(state.turn, pool, replacement=state.owed is not None)
     if state.phase == "own_turn":
         acts = [a for a in legal_actions(state, state.turn) if a.legal]
         if "riichi" in state.variant.calls and len(state.dora_indicators) < 1 + state.kongs_made and rng.random() < .7:
@@ -128,14 +57,14 @@ def next_event(state, pool: list[Tile], rng: random.Random, greedy: float = 0.0)
             return Tsumo(state.turn)
         rare = [a for a in acts if a.kind == "nine_terminals"]
         if rare and rng.random() < .3:
-            return _event_for(rare[0])
+            return action_event(rare[0])
         special = [a for a in acts if a.kind not in ("discard", "tsumo", "nine_terminals")]
         if special and rng.random() < .35:
-            return _event_for(rng.choice(special))
+            return action_event(rng.choice(special))
         discards = [a for a in acts if a.kind == "discard"] or acts
         if greedy and len(discards) > 1 and rng.random() < greedy:
             discards = _best_discards(state, discards)
-        return _event_for(rng.choice(discards))
+        return action_event(rng.choice(discards))
     others = [(state.turn + k) % n for k in range(1, n)]
     claims = {seat: [a for a in legal_actions(state, seat) if a.legal and a.kind != "pass"] for seat in others}
     rons = [a for seat in others for a in claims[seat] if a.kind == "ron"]
@@ -147,10 +76,10 @@ def next_event(state, pool: list[Tile], rng: random.Random, greedy: float = 0.0)
             unpassed = [s for s in others if s not in state.window_passes]
             if unpassed:
                 return Pass(rng.choice(unpassed))
-        return _wall_event(state, state.turn, pool, replacement=True)
+        return wall_event(state.turn, pool, replacement=True)
     calls = [a for seat in others for a in claims[seat] if a.kind in ("chow", "pong", "open_kong")]
     if calls and rng.random() < .4:
-        return _event_for(rng.choice(calls))
+        return action_event(rng.choice(calls))
     if rng.random() < .2:
         unpassed = [s for s in others if s not in state.window_passes]
         if unpassed:
@@ -159,14 +88,14 @@ def next_event(state, pool: list[Tile], rng: random.Random, greedy: float = 0.0)
         return AbortiveDraw("four_kans")
     if state.live_wall == 0:
         return ExhaustiveDraw()
-    return _wall_event(state, state.next_seat(state.turn), pool)
+    return wall_event(state.next_seat(state.turn), pool)
 
 
 def play(variant: str, seed: int, max_events: int = 400, short_wall: int | None = None, check=None,
          greedy: float = 0.8):
     """Play one random hand; ``check(prev, event, new)`` is called after every event. Returns the events."""
     rng = random.Random(seed)
-    d, pool = deal(variant, rng, short_wall)
+    d, pool = shuffled_deal(variant, rng, short_wall)
     state = apply(None, d)
     events = [d]
     if check:
