@@ -100,25 +100,10 @@ def test_snap_window_is_on_the_32_grid_and_covers_the_rect():
 
 inference = pytest.importorskip("vision.inference")
 pytest.importorskip("onnxruntime")
+from test_live_pipeline import CountingRecognizer  # noqa: E402  (the same counting wrapper)
+
 needs_models = pytest.mark.skipif(not (inference.DETECTOR_PATH.is_file() and inference.CLASSIFIER_PATH.is_file()),
                                   reason="recognition models not installed")
-
-
-class Counting:
-    """Wraps a TileRecognizer: counts detector calls (with their regions) and classified crops."""
-
-    def __init__(self, rec):
-        self.rec, self._lock, self.scales, self.nms_iou = rec, rec._lock, rec.scales, rec.nms_iou
-        self.regions: list = []
-        self.classified = 0
-
-    def detect_boxes(self, image, **kw):
-        self.regions.append(kw.get("regions"))
-        return self.rec.detect_boxes(image, **kw)
-
-    def classify(self, crops):
-        self.classified += len(crops)
-        return self.rec.classify(crops)
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +132,7 @@ def _analyzer(rec, tmp_path, **kw):
     from vision.live import LiveAnalyzer
 
     kw.setdefault("full_pass_s", None)
-    return LiveAnalyzer("sanma", camera_id="test", recognizer=Counting(rec), calibration_dir=tmp_path, **kw)
+    return LiveAnalyzer("sanma", camera_id="test", recognizer=CountingRecognizer(rec), calibration_dir=tmp_path, **kw)
 
 
 def _settle(la, image, rng, frames=4):

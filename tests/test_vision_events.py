@@ -237,7 +237,7 @@ def test_live_analyzer_follows_the_hand_into_an_engine_state():
 
     video, observations, expected = hand("sanma", 0, None)
     live = LiveAnalyzer("sanma", recognizer=object())
-    assert live._follow_game(observations[0].to_dict()) == []
+    live._follow_game(observations[0].to_dict())
     first = live._state
     assert first is not None and first["variant"] == "sanma"
     assert [s["hand"].count("bk") for s in first["seats"]].count(0) == 1  # only the camera player's hand is known

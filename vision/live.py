@@ -543,7 +543,7 @@ class LiveAnalyzer:
             if change:
                 self._last_event = change
             if change or self._stable_obs is None or self._game is None or self._game.variant != self.variant:
-                problems = problems + self._follow_game(observation)
+                self._follow_game(observation)
             self._stable_obs = observation
         # the reference frame: all of it after a full pass, the re-detected regions after a local one
         if self.change_driven:
@@ -574,9 +574,9 @@ class LiveAnalyzer:
                         "timing": dict(self.timing), "stable": settled}
         return dict(self._result)
 
-    def _follow_game(self, observation: dict) -> list[str]:
-        """Feed a changed stable observation to the hand being followed; returns nothing (its problems are kept
-        in ``_game_problems`` until the next change, so that every frame shows them)."""
+    def _follow_game(self, observation: dict) -> None:
+        """Feed a changed stable observation to the hand being followed (its problems are kept in
+        ``_game_problems`` until the next change, so that every frame shows them)."""
         from .events import TableGame
 
         if self._game is None or self._game.variant != self.variant:
@@ -586,11 +586,10 @@ class LiveAnalyzer:
             state = self._game.feed(observation)
         except (ValueError, KeyError, IndexError) as e:  # an observation the inferrer cannot read
             self._game_problems = [f"The game could not be followed from this frame: {e}"]
-            return []
+            return
         if state is not None:
             self._state = state
         self._game_problems = list(self._game.problems)
-        return []
 
     @staticmethod
     def _zero_timing() -> dict[str, Any]:
