@@ -712,6 +712,7 @@ class HandVideo:
     layout: StableLayout
     camera_model: object          # datasets.camera.Camera
     view: str
+    look_seed: int | None = None  # the seed of the camera and rendering when not ``seed``
 
     @property
     def dims(self) -> TileDims:
@@ -749,7 +750,8 @@ class HandVideo:
         from .table_scene import render_scene
 
         if frame.image is None:
-            frame.image, _ = render_scene(self.scene(frame), np.random.default_rng([self.seed, 7]), art)
+            look = self.seed if self.look_seed is None else self.look_seed
+            frame.image, _ = render_scene(self.scene(frame), np.random.default_rng([look, 7]), art)
         return frame.image
 
 
@@ -790,6 +792,12 @@ def _film(shots, layout: StableLayout, cam, dims: TileDims) -> list[Frame]:
     return frames
 
 
+def _tile_points(placed: Sequence[Sequence], dims: TileDims) -> np.ndarray:
+    """The box corners of every tile placed in any frame (what a tightly framing camera must see)."""
+    box = dims.corners()
+    return np.concatenate([box @ p.R.T + p.center for ps in placed for p in ps])
+
+
 def _peeked(frames: Sequence[Frame], camera: int) -> set[int]:
     """Positions whose concealed hand the camera sees face up while it is still hidden."""
     out = set()
@@ -804,24 +812,35 @@ def _peeked(frames: Sequence[Frame], camera: int) -> set[int]:
 
 def generate_hand_video(variant: str, seed: int, *, view: str | None = None, width: int = 1280, height: int = 720,
                         short_wall: int | None = None, style: PlayStyle | None = None, render: bool = False,
-                        art=None, jitter: float = 1.0) -> HandVideo:
+                        art=None, jitter: float = 1.0, framing: str = "table",
+                        look_seed: int | None = None) -> HandVideo:
     """Play a hand of ``variant`` and film it: one frame per state that shows on the table (passes and
     riichi sticks change nothing the camera sees, and are left out). ``view``: ``seat`` or ``overhead``
-    (random when None; both from the camera player's side)."""
+    (random when None; both from the camera player's side). ``framing``: ``table`` (the camera sees the
+    whole table square) or ``tiles`` (it comes as close as every tile of the hand allows: bigger tiles).
+    ``look_seed``: the seed of the tile size, camera and rendering (default ``seed``): the same hand filmed
+    by another camera."""
+    if framing not in ("table", "tiles"):
+        raise ValueError(f"framing must be 'table' or 'tiles', not {framing!r}")
     from assistant.variants import get_variant
 
     v = get_variant(variant)
     events, states = play_hand(v.name, seed, short_wall=short_wall, style=style)
     positions, dealer, modes = seating(v.players, seed)
     camera = 0
-    rng = np.random.default_rng([seed, 1])
+    look = seed if look_seed is None else int(look_seed)
+    rng = np.random.default_rng([look, 1])
     shots = _shots(events, states, positions, dealer, camera, modes)
     dims = random_dims(rng)
     layout = StableLayout([s[1] for s in shots], dims, seed, jitter)
     half = layout.geometry.table_half
     pts = np.array([[x, y, z] for x in (-half, half) for y in (-half, half) for z in (0.0, dims.h)])
+    start = 1.0
+    if framing == "tiles":
+        pts = _tile_points([layout.place(t, ids) for _, t, ids in shots], dims)
+        start = 0.4
     view = view or str(rng.choice(VIEWS))
-    cam = table_camera(view, rng, layout.geometry, width, height, points=pts)
+    cam = table_camera(view, rng, layout.geometry, width, height, points=pts, start=start)
     layout = StableLayout([s[1] for s in shots], dims, seed, jitter)     # a fresh one films (it keeps state)
     frames = _film(shots, layout, cam, dims)
     peeked = _peeked(frames, camera)
@@ -830,7 +849,7 @@ def generate_hand_video(variant: str, seed: int, *, view: str | None = None, wid
         shots = _shots(events, states, positions, dealer, camera, modes)
         layout = StableLayout([s[1] for s in shots], dims, seed, jitter)
         frames = _film(shots, layout, cam, dims)
-    video = HandVideo(v.name, seed, events, states, positions, dealer, camera, frames, layout, cam, view)
+    video = HandVideo(v.name, seed, events, states, positions, dealer, camera, frames, layout, cam, view, look_seed)
     if render:
         for f in frames:
             video.render(f, art)

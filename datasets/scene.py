@@ -13,6 +13,7 @@ machine, art pack and library versions).
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -108,7 +109,7 @@ class TileSet:
     style: FaceStyle
     art: ArtLibrary | None
     art_set: str | None
-    rng: np.random.Generator
+    face_seed: int                  # which artwork each code gets: keyed by code, so the same in every frame
     _faces: dict[str, Texture] = field(default_factory=dict)
     _other: dict[str, Texture] = field(default_factory=dict)
 
@@ -120,8 +121,9 @@ class TileSet:
 
     def _ink(self, code: str) -> np.ndarray:
         if self.art is not None and self.art_set is not None and code != BACK:
-            found = self.art.random_ink(code, self.rng, FACE_SIZE, prefer=self.art_set)
-            if found is not None and (found[1].set_key == self.art_set or self.rng.random() < 0.5):
+            rng = np.random.default_rng([self.face_seed, zlib.crc32(code.encode())])
+            found = self.art.random_ink(code, rng, FACE_SIZE, prefer=self.art_set)
+            if found is not None and (found[1].set_key == self.art_set or rng.random() < 0.5):
                 return found[0]
         return render_ink(code, self.style, FACE_SIZE)
 
@@ -158,7 +160,7 @@ def random_tile_set(rng: np.random.Generator, art: ArtLibrary | None, art_probab
         keys = art.set_keys()
         art_set = keys[int(rng.integers(len(keys)))]
     return TileSet(dims, face_c, back_c, float(rng.uniform(0.5, 0.75)), float(rng.uniform(0.0, 0.25)),
-                   style, art, art_set, rng)
+                   style, art, art_set, int(rng.integers(2**32)))
 
 
 # --------------------------------------------------------------------------- cameras

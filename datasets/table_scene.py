@@ -564,15 +564,19 @@ def _fits(camera: Camera, pts: np.ndarray, margin: float) -> bool:
 
 
 def table_camera(view: str, rng: np.random.Generator, geo: TableGeometry, width: int, height: int,
-                 points: np.ndarray | None = None, margin: float = 8.0) -> Camera:
-    """A camera of ``view`` that sees every point of ``points`` (default: the whole table square)."""
+                 points: np.ndarray | None = None, margin: float = 8.0, start: float = 1.0) -> Camera:
+    """A camera of ``view`` that sees every point of ``points`` (default: the whole table square).
+
+    Each random pose starts at ``start`` times its usual distance and backs off until everything fits: a
+    ``start`` below 1 frames the points tightly (the camera comes as close as they allow)."""
     half = geo.table_half
     if points is None:
         points = np.array([[x, y, 0.0] for x in (-half, half) for y in (-half, half)])
     cam = None
     for _ in range(40):
         make, dist = _camera_maker(view, rng, width, height)
-        for _ in range(30):
+        dist *= start
+        for _ in range(30 + int(round(max(0.0, -math.log(start)) / math.log(1.08)))):
             cam = make(dist)
             if _fits(cam, points, margin):
                 return cam

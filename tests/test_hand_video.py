@@ -184,3 +184,37 @@ def test_seats_and_positions():
     assert v.order == [2, 3, 0, 1] and v.camera_seat == 2
     state = apply(None, v.events[0])
     assert len(state.seats) == 4
+
+
+def test_rendered_frames_keep_the_tables_look():
+    """Every frame is the same table: cloth, room, light and each tile's artwork do not change between
+    frames (a changing look would read as a change everywhere to the live pipeline)."""
+    v = generate_hand_video("sanma", 4, view="overhead", short_wall=6)
+    first, last = v.render(v.frames[0]), v.render(v.frames[-1])
+    # the room (top-left corner, outside the table) is identical; so is a still tile: the first dora indicator
+    assert np.array_equal(first[:12, :12], last[:12, :12])
+    dora = [lab for lab in v.frames[0].labels if lab["role"][0] == "dora"][0]
+    x0, y0 = np.min(dora["corners"], 0).astype(int)
+    x1, y1 = np.max(dora["corners"], 0).astype(int)
+    assert np.abs(first[y0:y1, x0:x1].astype(int) - last[y0:y1, x0:x1]).mean() < 2.0
+
+
+def _tile_widths(v) -> float:
+    return float(np.median([np.linalg.norm(np.subtract(lab["corners"][1], lab["corners"][0]))
+                            for f in v.frames for lab in f.labels]))
+
+
+@pytest.mark.parametrize("view", ["seat", "overhead"])
+def test_tiles_framing_brings_the_camera_closer(view):
+    table = generate_hand_video("sanma", 3, view=view, short_wall=6)
+    tiles = generate_hand_video("sanma", 3, view=view, short_wall=6, framing="tiles")
+    assert _tile_widths(tiles) > 1.05 * _tile_widths(table)
+    # every tile of every frame is still in the picture
+    w, h = tiles.camera_model.width, tiles.camera_model.height
+    for f in tiles.frames:
+        assert len(f.labels) == len(table.frames[f.index].labels)
+        for lab in f.labels:
+            c = np.asarray(lab["corners"])
+            assert c.min() >= 0 and c[:, 0].max() < w and c[:, 1].max() < h
+    with pytest.raises(ValueError, match="framing"):
+        generate_hand_video("sanma", 3, framing="close")

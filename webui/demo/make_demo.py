@@ -191,7 +191,7 @@ def build(out: Path = HERE, quality: int = 82, verbose: bool = True) -> dict[str
     steps = demo_steps()
     rng = np.random.default_rng(SEED)
     tiles = TileSet(DIMS, np.array([226.0, 238, 243]), np.array([60.0, 140, 40]), 0.62, 0.08, FaceStyle(), None,
-                    None, rng)
+                    None, SEED)
     cam = camera()
     (out / "frames").mkdir(parents=True, exist_ok=True)
     records = []
