@@ -84,3 +84,75 @@ def test_classifier_on_ground_truth_crops(rec, scene):
 
 def test_models_dir_is_package_data():
     assert Path(DETECTOR_PATH).parent.name == "models"
+
+
+# --------------------------------------------------------------------------- reading within a rule system
+
+
+def test_kind_mask_follows_the_rule_systems_tile_set():
+    from vision.inference import kind_mask
+
+    sanma = {k for k, m in zip(KINDS, kind_mask("sanma"), strict=True) if m}
+    # sanma: 1m 9m, all pins and sous with red 0p 0s, honours; backs and "not a tile" always
+    assert sanma == {"1m", "9m", "bk", "none"} | {f"{n}{s}" for s in "ps" for n in "0123456789"} | \
+        {f"{n}z" for n in "1234567"}
+    kaki = {k for k, m in zip(KINDS, kind_mask("three-kaki"), strict=True) if m}
+    assert {"jk", "1a", "4h", "1f", "4g"} <= kaki and not {"0m", "0p", "0s"} & kaki
+    hk = {k for k, m in zip(KINDS, kind_mask("hong-kong"), strict=True) if m}
+    assert "jk" not in hk and "5m" in hk and "1a" not in hk
+    with pytest.raises(ValueError, match="rule system"):
+        kind_mask("mahjong-solitaire")
+
+
+def test_classify_within_a_rule_system(rec, scene):
+    from vision.inference import kind_mask
+
+    labels = [t for t in scene.labels if t.occluded <= 0.1]
+    crops = G.warp_crops(scene.image, G.quad_to_obb(np.array([t.corners for t in labels])))
+    free, _ = rec.classify(crops)
+    sanma, _ = rec.classify(crops, variant="sanma")
+    mask = kind_mask("sanma")
+    # kinds outside the set get 0; the others keep the classifier's own probabilities (no renormalising)
+    assert np.all(sanma[:, ~mask] == 0) and np.allclose(sanma[:, mask], free[:, mask])
+    best = [KINDS[k] for k in sanma.argmax(1)]
+    assert all(mask[KINDS.index(b)] for b in best)
+
+
+def test_small_tiles_make_the_detector_run_finer():
+    """A whole table filmed from afar: the faces are ~11 px at the detector's usual 640 scale, so the first
+    full-frame pass runs again at a finer one and frames of that size keep it."""
+    from datasets.hand_video import generate_hand_video
+
+    video = generate_hand_video("sanma", 3, view="seat", short_wall=4)
+    frame = video.frames[2]
+    image = video.render(frame)
+    auto = TileRecognizer()
+    fixed = TileRecognizer(auto_scale=False)
+    assert auto.scales_for((1280, 720)) == fixed.scales == (640, 320)
+    n_fixed = len(fixed.detect_boxes(image)["obb"])
+    n_auto = len(auto.detect_boxes(image)["obb"])
+    chosen = auto.scales_for((1280, 720))
+    assert max(chosen) > 640 and chosen[1] == chosen[0] // 2 and chosen[0] % 32 == 0
+    assert n_auto > 1.2 * n_fixed
+    assert fixed.scales_for((1280, 720)) == (640, 320)
+    # explicit scales are taken as given
+    assert len(auto.detect_boxes(image, scales=(640, 320))["obb"]) == n_fixed
+
+
+def test_rescale_rules():
+    def boxes(side, n=12):
+        obb = np.zeros((n, 5))
+        obb[:, 2], obb[:, 3] = side, side * 1.35
+        return {"obb": obb, "score": np.full(n, 0.9)}
+
+    r = TileRecognizer.__new__(TileRecognizer)
+    r.scales = (640, 320)
+    # 1280-wide frames: faces of 20 px are 10 px at 640 -> finer, aiming at 22 px: 1408 capped at 1280
+    assert r._rescale((1280, 720), (640, 320), boxes(20)) == (1280, 640)
+    # 26 px = 13 px at 640 -> 640 * 22 / 13 = 1083, rounded up to the 32-pixel grid
+    assert r._rescale((1280, 720), (640, 320), boxes(26)) == (1088, 544)
+    assert r._rescale((1280, 720), (640, 320), boxes(40)) is None             # 20 px: fine as it is
+    assert r._rescale((640, 360), (640, 320), boxes(10)) is None              # no finer input than the frame
+    assert r._rescale((1280, 720), (640, 320), boxes(20, n=3)) is None        # too few tiles to judge
+    # back to the usual scales once the tiles are big again (the camera moved closer)
+    assert r._rescale((1280, 720), (1280, 640), boxes(150)) == (640, 320)

@@ -172,6 +172,36 @@ def test_hand_of_the_wrong_size_is_flagged():
     assert p.position == 0 and "12 tile(s) in hand" in p.message and "13" in p.message
 
 
+def test_a_hand_seen_from_behind_is_not_counted():
+    """Two backs of position 1's face-down hand missed: not a problem (a camera rarely counts a hand seen
+    from behind, and the engine follows that seat by its draws and discards); the hand keeps the backs seen."""
+    def drop_backs(dets, labels):
+        for k in (3, 7):
+            i = next(i for i, lab in enumerate(labels) if lab["role"][:3] == ["hand", 1, k])
+            del dets[i]
+            del labels[i]
+
+    obs, _ = read(sanma_table(), edit=drop_backs)
+    assert obs.problems == []
+    assert obs.seat(1).hand == ["bk"] * 11
+
+
+def test_a_code_the_set_lacks_is_read_as_its_best_alternative_that_it_has():
+    def misread(dets, labels):
+        i = next(i for i, lab in enumerate(labels) if lab["role"][:3] == ["discard", 1, 0])   # a 1m
+        dets[i].update(code="jk", confidence=0.6, top3=[{"code": "jk", "p": 0.6}, {"code": "2m", "p": 0.2},
+                                                        {"code": "1m", "p": 0.1}])
+        j = next(j for j, lab in enumerate(labels) if lab["role"][:3] == ["discard", 2, 0])   # a 4s
+        dets[j].update(code="4m", confidence=0.9, top3=[{"code": "4m", "p": 0.9}, {"code": "4s", "p": 0.03}])
+
+    obs, _ = read(sanma_table(), edit=misread)
+    # 1m: the first alternative in the sanma set (2m is not); 4s at 0.03 is below the 5 % floor: 4m stays
+    assert obs.seat(1).discards[0] == "1m"
+    assert obs.seat(2).discards[0] == "4m"
+    assert [p.kind for p in obs.problems] == ["not_in_set"]
+    assert obs.meta["read_in_set"] == [{"index": obs.meta["read_in_set"][0]["index"], "read": "jk", "now": "1m"}]
+
+
 def test_observation_json_round_trip_and_schema():
     obs, _ = read(sanma_table([meld(["7z", "7z", "7z"], source=1)]))
     d = obs.to_dict()

@@ -57,7 +57,7 @@ def analyze_image(image: np.ndarray, variant: str, camera_id: str = "default", c
 
     v = get_variant(variant)
     recognizer = recognizer or TileRecognizer()
-    result = recognizer.recognize(image)
+    result = recognizer.recognize(image, variant=v.name)
     tiles = result.tiles
     size = (image.shape[1], image.shape[0])
     out: dict[str, Any] = {"variant": v.name, "width": size[0], "height": size[1],
@@ -107,7 +107,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if args.overlay:
         import cv2
 
-        tiles = recognizer.recognize(image).tiles
+        tiles = recognizer.recognize(image, variant=args.variant).tiles
         if not cv2.imwrite(args.overlay, draw_overlay(image, tiles)):
             print(f"error: cannot write overlay {args.overlay}", file=sys.stderr)
             return 2

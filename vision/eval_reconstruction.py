@@ -163,7 +163,7 @@ def evaluate_scene(variant: str, seed: int, *, from_images: bool = False, noise:
     scene = generate_table_scene(variant, seed, view=view, render=from_images)
     rng = np.random.default_rng(seed + 7_000_003)
     if from_images:
-        result = recognizer.recognize(scene.image)
+        result = recognizer.recognize(scene.image, variant=variant)
         detections = result.tiles
     else:
         detections = noisy_detections(scene.labels, rng, sigma=noise)

@@ -1028,7 +1028,7 @@ def frame_observations(video, frames=None, noise: float = 0.03, seed: int = 0,
     out = []
     for f in (video.frames if frames is None else frames):
         if recognizer is not None:
-            dets = recognizer.recognize(video.render(f)).tiles
+            dets = recognizer.recognize(video.render(f), variant=video.variant).tiles
         else:
             dets = frame_detections(video, f, noise, seed)
         out.append(reconstruct(dets, cal, video.variant, positions=video.positions))
@@ -1061,10 +1061,10 @@ def compare_logs(inferred: Sequence[Event], expected: Sequence[Event]) -> tuple[
 
 
 def evaluate_hand(variant: str, seed: int, *, noise: float = 0.03, recognizer=None, short_wall: int | None = None,
-                  view: str | None = None) -> dict:
+                  view: str | None = None, framing: str = "table") -> dict:
     from datasets.hand_video import generate_hand_video
 
-    video = generate_hand_video(variant, seed, short_wall=short_wall, view=view)
+    video = generate_hand_video(variant, seed, short_wall=short_wall, view=view, framing=framing)
     observations = frame_observations(video, noise=noise, seed=seed, recognizer=recognizer)
     inf = infer(video, observations)
     expected = video.camera_log()
@@ -1098,12 +1098,14 @@ def cmd_eval_video(args: argparse.Namespace) -> int:
         except (ImportError, FileNotFoundError) as exc:
             print(f"error: --from-images needs the tile recogniser: {exc}", file=sys.stderr)
             return 2
-    res = run(variants, args.hands, args.seed, noise=args.noise, recognizer=recognizer, short_wall=args.short_wall)
+    res = run(variants, args.hands, args.seed, noise=args.noise, recognizer=recognizer, short_wall=args.short_wall,
+              view=args.view, framing=args.framing)
     if args.json:
         print(json.dumps(res))
         return 0
     mode = "rendered images + recogniser" if args.from_images else f"labels, box noise {args.noise:g}"
-    print(f"event logs inferred from generated hands ({mode}; seeds {args.seed}..{args.seed + args.hands - 1})")
+    print(f"event logs inferred from generated hands ({mode}; view {args.view or 'random'}, framing "
+          f"{args.framing}; seeds {args.seed}..{args.seed + args.hands - 1})")
     for v, r in res.items():
         pct = 100 * r["matched"] / max(1, r["events"])
         print(f"  {v:<11} exact hands {r['exact']:>3}/{r['hands']:<3}  events {r['matched']:>5}/{r['events']:<5} "
@@ -1126,6 +1128,9 @@ def register(sub) -> None:
     g.add_argument("--from-images", action="store_true", help="render every frame and read it with the models")
     p.add_argument("--noise", type=float, default=0.03, help="box noise, fraction of the tile's pixel size")
     p.add_argument("--short-wall", type=int, help="only this many live tiles (shorter hands)")
+    p.add_argument("--view", choices=("seat", "overhead"), help="the camera (default: random per hand)")
+    p.add_argument("--framing", choices=("table", "tiles"), default="table",
+                   help="the camera sees the whole table (default) or comes as close as the tiles allow")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--json", action="store_true")
     p.add_argument("-v", "--verbose", action="store_true", help="print the first difference of failed hands")

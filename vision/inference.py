@@ -10,6 +10,7 @@ All pre/post-processing lives in :mod:`vision.geometry` (pure numpy, tested with
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -40,6 +41,8 @@ BACK_INDEX = KINDS.index("bk")
 DETECT_LONG_SIDE = 640
 DETECT_SCALES: tuple[int, ...] = (640, 320)  # long sides the detector runs at (see detect_boxes)
 COARSE_MIN_SIDE = 16.0  # input pixels: the smallest face a coarser scale may add
+SMALL_FACE = 15.0       # input pixels: face short side (smaller quarter) below which a finer scale is used
+AIM_FACE = 22.0         # input pixels: what a finer scale aims for (the smaller quarter of the faces)
 MAX_PIXELS = 80_000_000      # larger images are refused (decoding them alone takes seconds and GBs)
 MIN_SIDE = 16                # smaller images give an empty result
 
@@ -178,7 +181,7 @@ class TileRecognizer:
 
     def __init__(self, detector: str | os.PathLike = DETECTOR_PATH, classifier: str | os.PathLike = CLASSIFIER_PATH,
                  threads: int = 2, det_threshold: float = 0.3, nms_iou: float = 0.3, min_confidence: float = 0.0,
-                 scales: tuple[int, ...] = DETECT_SCALES, head: object = "auto"):
+                 scales: tuple[int, ...] = DETECT_SCALES, head: object = "auto", auto_scale: bool = True):
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
         self.head = None  # a finetuned kind head (weight [56, F], bias [56]) replacing the shipped one
@@ -190,14 +193,40 @@ class TileRecognizer:
         elif head is not None:
             self.head = head
         self.scales = tuple(scales)
+        self.auto_scale = auto_scale
+        self._auto: dict[tuple[int, int], tuple[int, ...]] = {}   # frame size -> the scales chosen for it
         self.det_threshold = det_threshold
         self.nms_iou = nms_iou
         self.min_confidence = min_confidence
         self._lock = threading.Lock()
 
     # -- the two stages, usable separately -------------------------------------------------------
+    def scales_for(self, size: tuple[int, int]) -> tuple[int, ...]:
+        """The detector's scales for frames of ``size`` (w, h): ``self.scales`` unless a full-frame pass on a
+        frame of that size found the tiles too small for them (see :meth:`detect_boxes`)."""
+        return self._auto.get((int(size[0]), int(size[1])), self.scales)
+
+    def _rescale(self, size: tuple[int, int], scales: tuple[int, ...], boxes: dict) -> tuple[int, ...] | None:
+        """New scales for frames of ``size`` when the tiles of a full-frame pass at ``scales`` were too small
+        (a quarter of the confident faces' short sides below ``SMALL_FACE`` input pixels at the finest scale:
+        the far side of a seat camera's view counts) or, after an earlier
+        change, have grown too big for it; None when ``scales`` suit them."""
+        score = boxes["score"]
+        if len(score) < 4:
+            return None
+        side = np.percentile(np.minimum(boxes["obb"][:, 2], boxes["obb"][:, 3])[score >= np.median(score)], 25)
+        top, long_side = max(scales), max(size)
+        face = side * top / long_side
+        if face < SMALL_FACE and top < long_side:
+            new = int(min(long_side, top * AIM_FACE / max(face, 1.0)) + 31) // 32 * 32
+            return (new, new // 2) if new > top else None
+        base = max(self.scales)
+        if top > base and face > 3 * AIM_FACE:
+            return self.scales
+        return None
+
     def detect_boxes(self, image: np.ndarray, scales: tuple[int, ...] | None = None,
-                     regions=None, context: float = 0.0) -> dict[str, np.ndarray]:
+                     regions=None, context: float = 0.0, auto: bool | None = None) -> dict[str, np.ndarray]:
         """Oriented boxes (theta modulo 180) in original pixels: obb, quad, score, face_up.
 
         The detector runs at each long side of ``scales`` (default ``self.scales``); boxes are merged by
@@ -208,8 +237,27 @@ class TileRecognizer:
         the frame, at the same scale as the full-frame pass (so tile sizes are what the detector learnt): each
         region grown by ``context`` pixels is cut from the letterboxed frame on the 32-pixel grid of the
         full-frame input (same pixels, same network alignment), and only boxes whose centre lies inside the
-        region itself are returned (boxes near a window's edge lack context)."""
-        scales = self.scales if scales is None else tuple(scales)
+        region itself are returned (boxes near a window's edge lack context).
+
+        ``auto`` (default: ``auto_scale`` when no ``scales`` are given): a full-frame pass whose tiles are too
+        small for the detector (a whole table filmed from afar: faces under ``SMALL_FACE`` input pixels) is
+        run again at a finer scale, and frames of that size keep the finer scales (:meth:`scales_for`)."""
+        size = (image.shape[1], image.shape[0])
+        auto = (self.auto_scale and scales is None) if auto is None else auto
+        scales = self.scales_for(size) if scales is None else tuple(scales)
+        boxes = self._detect_at(image, scales, regions, context)
+        if auto and regions is None:
+            new = self._rescale(size, scales, boxes)
+            if new is not None:
+                if new == self.scales:
+                    self._auto.pop(size, None)
+                else:
+                    self._auto[size] = new
+                if max(new) > max(scales):
+                    boxes = self._detect_at(image, new, None, context)
+        return boxes
+
+    def _detect_at(self, image: np.ndarray, scales: tuple[int, ...], regions, context: float) -> dict[str, np.ndarray]:
         top = max(scales)
         parts = []
         finer = None
@@ -254,8 +302,12 @@ class TileRecognizer:
             return empty_boxes()
         return {k: np.concatenate([p[k] for p in out]) for k in out[0]}
 
-    def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Upright crops [N, 96, 72, 3] BGR uint8 -> (probabilities [N, 56], flip probability [N])."""
+    def classify(self, crops: np.ndarray, variant: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Upright crops [N, 96, 72, 3] BGR uint8 -> (probabilities [N, 56], flip probability [N]).
+
+        ``variant`` (a rule system's name) reads only its tile kinds: the others get probability 0, so a face
+        the set lacks is read as its likeliest kind in the set with that kind's own (low) probability as
+        confidence; backs and "not a tile" are always kept."""
         if len(crops) == 0:
             return np.zeros((0, len(KINDS))), np.zeros(0)
         if self.head is not None:
@@ -263,7 +315,10 @@ class TileRecognizer:
             logits = feats @ self.head["weight"].T + self.head["bias"]
         else:
             logits, flip = self.cls.run(["kind_logits", "flip_logit"], {"crops": G.to_input(crops)})
-        return G.softmax(logits, 1), G.sigmoid(flip[:, 0].astype(np.float64))
+        probs = G.softmax(logits, 1)
+        if variant is not None:
+            probs = np.where(kind_mask(variant)[None, :], probs, 0.0)
+        return probs, G.sigmoid(flip[:, 0].astype(np.float64))
 
     def features(self, crops: np.ndarray) -> np.ndarray:
         """The classifier's pooled features of upright crops [N, 96, 72, 3] (what finetuning trains on)."""
@@ -273,7 +328,8 @@ class TileRecognizer:
         return self.cls.run(["features"], {"crops": G.to_input(crops)})[0]
 
     # -- the whole path -----------------------------------------------------------------------------
-    def recognize(self, image: np.ndarray, keep_none: bool = False) -> Result:
+    def recognize(self, image: np.ndarray, keep_none: bool = False, variant: str | None = None) -> Result:
+        """Every tile of ``image``; ``variant``: read only that rule system's kinds (see :meth:`classify`)."""
         img = normalize_image(image)
         h, w = img.shape[:2]
         if min(h, w) < MIN_SIDE:
@@ -283,12 +339,26 @@ class TileRecognizer:
             boxes = self.detect_boxes(img)
             t1 = time.perf_counter()
             crops = G.warp_crops(img, boxes["obb"], G.CROP_SIZE)
-            probs, flip = self.classify(crops)
+            probs, flip = self.classify(crops, variant)
             t2 = time.perf_counter()
         tiles = assemble(boxes, probs, flip, keep_none, self.min_confidence)
         t3 = time.perf_counter()
         return Result(tiles, w, h, {"detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3,
                                     "total": (t3 - t0) * 1e3})
+
+
+@functools.lru_cache(maxsize=32)
+def kind_mask(variant: str) -> np.ndarray:
+    """[56] bool: the classifier kinds that a table of rule system ``variant`` can show (backs and "not a
+    tile" included). Raises ValueError for an unknown rule system."""
+    from assistant.variants import get_variant
+
+    from .reconstruct import in_set
+
+    v = get_variant(variant)
+    mask = np.array([in_set(k, v) for k in KINDS])
+    mask.setflags(write=False)
+    return mask
 
 
 def _letterbox(image: np.ndarray, long_side: int, finer=None) -> tuple[np.ndarray, float, tuple]:

@@ -45,6 +45,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
@@ -214,7 +215,8 @@ class LiveAnalyzer:
                  tracker: TileTracker | None = None, min_interval_s: float = 0.0, change_driven: bool = True,
                  full_pass_s: float | None = FULL_PASS_S, full_pass_frames: int | None = None,
                  large_change: float = LARGE_CHANGE, margin_tiles: float = MARGIN_TILES, skip_coarse: bool = True,
-                 rebuild_cache: bool = True, changes: ChangeDetector | None = None) -> None:
+                 rebuild_cache: bool = True, changes: ChangeDetector | None = None, calibration=None,
+                 positions: Sequence[int] | None = None, dealer: int = 0) -> None:
         if recognizer is None:
             from .inference import TileRecognizer
 
@@ -235,8 +237,12 @@ class LiveAnalyzer:
         self.skip_coarse = bool(skip_coarse)
         self.rebuild_cache = bool(rebuild_cache)
         self.changes = changes or ChangeDetector()
-        self.calibration = None
-        self._calibration_source: str | None = None     # "saved" | "tiles" | None
+        # the seating when the match knows it: the occupied positions (three players leave one side empty)
+        # and the dealer's position (the camera player's own, 0, by default)
+        self.positions = sorted(int(p) for p in positions) if positions is not None else None
+        self.dealer = int(dealer)
+        self.calibration = calibration
+        self._calibration_source: str | None = "given" if calibration is not None else None  # saved | tiles
         self._cal_checked = -1e9
         self._cal_mtime: float | None = None
         self._frames = 0
@@ -327,6 +333,16 @@ class LiveAnalyzer:
     def result(self) -> dict[str, Any]:
         return dict(self._result)
 
+    def _positions_for(self) -> list[int] | None:
+        """The known seating when it fits the rule system's number of players (else the frame tells)."""
+        from assistant.variants import get_variant
+
+        try:
+            players = get_variant(self.variant).players
+        except ValueError:
+            return None
+        return self.positions if self.positions is not None and len(self.positions) == players else None
+
     # ------------------------------------------------------------------ calibration
     def _load_saved(self, size: tuple[int, int]):
         from . import calibration as C
@@ -364,6 +380,8 @@ class LiveAnalyzer:
         return mt
 
     def _refresh_calibration(self, size: tuple[int, int]) -> None:
+        if self._calibration_source == "given":
+            return
         now = time.monotonic()
         if now - self._cal_checked < CALIBRATION_POLL_S:
             return
@@ -416,7 +434,8 @@ class LiveAnalyzer:
         tile_px = self._tile_px(size)
         if mode == "full":
             with lock:
-                boxes = rec.detect_boxes(img, **scale_kw)
+                auto_kw = {"auto": True} if hasattr(rec, "scales_for") else {}   # finer scales for small tiles
+                boxes = rec.detect_boxes(img, **scale_kw, **auto_kw)
             carried = np.zeros(len(boxes["obb"]), bool)
             prev_tid = np.full(len(boxes["obb"]), -1)
         elif mode == "local":
@@ -477,6 +496,8 @@ class LiveAnalyzer:
         else:
             skipped = np.zeros(n, bool)
         classify(need)
+        raw = probs    # what the classifier said (kept per track); read within the rule system's kinds below
+        probs = np.where(_kind_mask(self.variant)[None, :], raw, 0.0) if n else raw
 
         best = probs.argmax(1) if n else np.zeros(0, int)
         keep = [i for i in range(n) if not (classified[i] and best[i] == NONE_INDEX) and not skipped[i]]
@@ -495,7 +516,7 @@ class LiveAnalyzer:
         for j, (i, t) in enumerate(zip(keep, tracks, strict=True)):
             info = self._info.setdefault(t.track_id, {})
             if classified[i]:
-                info["reading"] = (probs[i], float(flip[i]))
+                info["reading"] = (raw[i], float(flip[i]))
                 k = int(best[i])
                 if not replayed[i] or "top3" not in info:
                     tile_p = probs[i, :NONE_INDEX]
@@ -580,7 +601,8 @@ class LiveAnalyzer:
         from .events import TableGame
 
         if self._game is None or self._game.variant != self.variant:
-            self._game = TableGame(self.variant)
+            seating = self._positions_for()
+            self._game = TableGame(self.variant, camera=0, dealer=self.dealer if seating else 0, positions=seating)
             self._state = None
         try:
             state = self._game.feed(observation)
@@ -663,7 +685,8 @@ class LiveAnalyzer:
     def _detect_scales(self, size) -> tuple[int, ...] | None:
         """The detector's scales for this camera: None (the recogniser's own) unless the calibration says that
         no tile face can reach the size a coarse scale adds (``COARSE_MIN_SIDE`` there), then without it."""
-        scales = tuple(getattr(self.recognizer, "scales", ()) or ())
+        rec = self.recognizer
+        scales = tuple(rec.scales_for(size) if hasattr(rec, "scales_for") else getattr(rec, "scales", ()) or ())
         if not self.skip_coarse or self.calibration is None or len(scales) < 2:
             return None
         cache = self._scales_cache
@@ -721,7 +744,7 @@ class LiveAnalyzer:
             try:
                 from .reconstruct import reconstruct
 
-                obs = reconstruct(records, self.calibration, self.variant)
+                obs = reconstruct(records, self.calibration, self.variant, positions=self._positions_for())
                 observation = obs.to_dict()
                 where = {a["index"]: a for a in obs.assignments}
                 by_track = {r["track_id"]: where.get(n_) for n_, r in enumerate(records)}
@@ -779,6 +802,16 @@ class LiveAnalyzer:
         # no calibration: image positions scaled so that a tile is about tile_mm wide
         short = np.median(np.minimum(boxes["obb"][:, 2], boxes["obb"][:, 3]))
         return centres * (self.tile_mm / max(float(short), 1.0))
+
+
+def _kind_mask(variant: str) -> np.ndarray:
+    """The classifier kinds of ``variant`` (every kind for a rule system the engine does not know)."""
+    from .inference import kind_mask
+
+    try:
+        return kind_mask(variant)
+    except (ValueError, KeyError):
+        return np.ones(len(KINDS), bool)
 
 
 def photo_snapshot(data: bytes, variant: str = "sanma", camera_id: str = "photo", calibration_dir=None,

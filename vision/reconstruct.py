@@ -95,6 +95,46 @@ def _kind(code: str) -> int | None:
         return None
 
 
+# --------------------------------------------------------------------------- reading within the set
+
+
+def in_set(code: str, variant) -> bool:
+    """Whether ``code`` can lie on a table of ``variant`` (its tile kinds; a red five only where it has them)."""
+    if code in ("bk", "none"):
+        return True
+    kind = _kind(code)
+    if kind is None or kind not in variant.copies:
+        return False
+    return code[0] != "0" or bool(variant.red_fives.get(kind, 0))
+
+
+def _alternatives(det) -> list[tuple[str, float]]:
+    out = []
+    for a in _get(det, "top3", []) or []:
+        code, p = (a.get("code"), a.get("p", 0.0)) if isinstance(a, dict) else (a[0], a[1])
+        out.append((str(code), float(p)))
+    return out
+
+
+def read_in_set(detections, variant, floor: float = 0.05) -> tuple[list, list[dict]]:
+    """The detections with a code the rule system lacks read as their best alternative that it has (top-3,
+    probability at least ``floor``): a 3 Kaki joker read on a sanma table is far likelier a misread than a
+    stray tile. Returns (detections, what was changed: index, read, now); a detection with no such
+    alternative keeps its code, and the checks report it."""
+    out, changed = [], []
+    for i, det in enumerate(detections):
+        code = str(_get(det, "code"))
+        if not in_set(code, variant):
+            alt = next(((c, p) for c, p in _alternatives(det) if c != code and p >= floor and in_set(c, variant)), None)
+            if alt is not None:
+                d = det.to_dict() if hasattr(det, "to_dict") else dict(det)
+                d.update(code=alt[0], confidence=alt[1])
+                changed.append({"index": i, "read": code, "now": alt[0]})
+                det = d
+        out.append(det)
+    return out, changed
+
+
 # --------------------------------------------------------------------------- mapping
 
 
@@ -701,6 +741,7 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
 
     v = get_variant(variant) if isinstance(variant, str) else variant
     players = players or v.players
+    detections, reread = read_in_set(detections, v)
     # only the riichi rule systems reveal dora indicators (sanma.md); the other walls show no face-up tile
     pieces, zones, tw, th = locate_pieces(detections, calibration, players, zones, face_height,
                                           discard_rows=v.name != "hong-kong", dora="riichi" in v.calls)
@@ -836,6 +877,8 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
                                  "occupied": occupied, "calibration": calibration.source})
     if len(seatings) > 1:
         obs.meta["seatings"] = seatings      # the occupied sides cannot be told from this frame
+    if reread:
+        obs.meta["read_in_set"] = reread     # codes outside the rule system read as their next best
     obs.assignments = [{"index": p.index, "code": p.code, "part": part.get(p.index, ("ignored", p.position, None))[0],
                         "position": part.get(p.index, (None, p.position, None))[1],
                         "at": part.get(p.index, (None, None, None))[2],
@@ -974,7 +1017,9 @@ def check(obs: TableObservation, variant) -> list[Problem]:
     kongs = 0
     for s in obs.seats:
         k = s.position
-        if s.hand:
+        # a hand seen only from behind is not counted: standing tiles show the camera little more than their
+        # tops, and the engine does not need its size (the seat's draws and discards are what it follows)
+        if s.hand and any(c != "bk" for c in s.hand):
             size = len(s.hand) + 3 * len(s.melds)
             if size not in (13, 14):
                 out.append(Problem("hand_size", f"Position {k} shows {len(s.hand)} tile(s) in hand and {len(s.melds)} "
