@@ -816,7 +816,8 @@ def generate_hand_video(variant: str, seed: int, *, view: str | None = None, wid
                         look_seed: int | None = None) -> HandVideo:
     """Play a hand of ``variant`` and film it: one frame per state that shows on the table (passes and
     riichi sticks change nothing the camera sees, and are left out). ``view``: ``seat`` or ``overhead``
-    (random when None; both from the camera player's side). ``framing``: ``table`` (the camera sees the
+    (random when None; both from the camera player's side), or ``top`` (straight down over the table's
+    centre, the camera player at the bottom of the picture). ``framing``: ``table`` (the camera sees the
     whole table square) or ``tiles`` (it comes as close as every tile of the hand allows: bigger tiles).
     ``look_seed``: the seed of the tile size, camera and rendering (default ``seed``): the same hand filmed
     by another camera."""

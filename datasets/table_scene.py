@@ -586,6 +586,12 @@ def table_camera(view: str, rng: np.random.Generator, geo: TableGeometry, width:
 
 def _camera_maker(view: str, rng: np.random.Generator, width: int, height: int):
     """(camera at distance d, starting distance) for one random pose of ``view``."""
+    if view == "top":   # straight down over the table's centre, the camera player's side at the bottom
+        hfov = float(rng.uniform(50, 65))
+
+        def make(d):
+            return Camera.look_at(np.array([0.0, 0.0, d]), np.zeros(3), np.array([0.0, 1.0, 0.0]), hfov, width, height)
+        return make, float(rng.uniform(900, 1200))
     if view == "overhead":
         target = np.array([rng.normal(0, 30), rng.normal(0, 30), 0.0])
         offset = np.array([rng.normal(0, 60), rng.normal(0, 60), 0.0])

@@ -204,7 +204,7 @@ def _tile_widths(v) -> float:
                             for f in v.frames for lab in f.labels]))
 
 
-@pytest.mark.parametrize("view", ["seat", "overhead"])
+@pytest.mark.parametrize("view", ["seat", "overhead", "top"])
 def test_tiles_framing_brings_the_camera_closer(view):
     table = generate_hand_video("sanma", 3, view=view, short_wall=6)
     tiles = generate_hand_video("sanma", 3, view=view, short_wall=6, framing="tiles")
@@ -218,3 +218,17 @@ def test_tiles_framing_brings_the_camera_closer(view):
             assert c.min() >= 0 and c[:, 0].max() < w and c[:, 1].max() < h
     with pytest.raises(ValueError, match="framing"):
         generate_hand_video("sanma", 3, framing="close")
+
+
+def test_top_view_looks_down_with_the_camera_player_at_the_bottom():
+    v = generate_hand_video("sanma", 3, view="top", short_wall=6)
+    labels = v.frames[0].labels
+    own = [lab for lab in labels if lab["role"][:2] == ["hand", v.camera]]
+    others = [lab for lab in labels if lab["role"][0] == "hand" and lab["role"][1] != v.camera]
+    assert len(own) == 13 and others
+    y_own = np.mean([np.mean(np.asarray(lab["corners"])[:, 1]) for lab in own])
+    assert y_own > 0.75 * v.camera_model.height
+    assert all(np.mean(np.asarray(lab["corners"])[:, 1]) < y_own for lab in others)
+    assert all(lab["rotation"] == 0 for lab in own)       # the own hand reads upright
+    # straight down: the optical axis is the table's -z
+    assert np.allclose(v.camera_model.R[2], [0.0, 0.0, -1.0], atol=1e-6)

@@ -251,3 +251,90 @@ def test_live_analyzer_follows_the_hand_into_an_engine_state():
     seat["discards"] = []  # discards vanish without a call: impossible
     live._follow_game(broken)
     assert live._state == good and live._game_problems
+
+
+def test_table_game_keeps_the_winning_moment_for_the_score():
+    """At a ron the game holds the win (seat, tile, discarder) and the table as it was when the tile was
+    claimed, which the page scores: the camera player's ron of hand sanma 59 is legal and scored."""
+    from assistant.table import TableState
+    from vision.events import TableGame
+    from webui.engine import win_view
+
+    video = generate_hand_video("sanma", 59)
+    expected = video.camera_log()
+    game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    for o in _exact_readings(video):
+        data = game.feed(o)
+    discard = expected[-2]
+    assert game.win == {"seat": video.camera_seat, "tile": discard.tile.code, "tsumo": False,
+                        "discarder": discard.seat}
+    before = replay(video.variant, expected[:-1])[-1].to_json()
+    before.pop("play")
+    assert data == before and data["phase"] == "claim_window"
+    scored = win_view(TableState.from_json(data), game.win)
+    assert scored["allowed"] and scored["recordable"] and scored["total"] > 0
+    # a new deal forgets the win
+    game.feed(_exact_readings(video)[0])
+    assert game.win is None
+
+
+def _misread_until(video, observations, code: str, as_code: str, until: int) -> list[TableObservation]:
+    """The observations with one ``code`` of the camera player's hand read as ``as_code`` before frame
+    ``until`` (a model's steady misreading that the user corrects at that frame)."""
+    pos = video.camera
+
+    def misread(d):
+        hand = _seat(d, pos)["hand"]
+        hand[hand.index(code)] = as_code
+
+    return [_with(o, misread) if i < until else o for i, o in enumerate(observations)]
+
+
+def test_a_corrected_hand_tile_rewrites_the_hand_from_its_deal():
+    """The camera player's 3z was read as 6z from the deal on; at frame 8 the user corrects it: the frame
+    is explained as a re-reading (no move), the deal in the log is corrected, and the game is replayed:
+    the log ends equal to the script."""
+    video, observations, expected = hand("sanma", 55, None)
+    deal_hand = expected[0].hands[video.camera_seat]
+    assert deal_hand == "5778p1223677s13z"
+    stream = _misread_until(video, observations, "3z", "6z", until=8)
+    inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    for o in stream[:8]:
+        inf.feed(o)
+    assert "6z" in inf.events[0].hands[video.camera_seat]     # the misreading went into the deal
+    inf.feed(stream[8])
+    assert inf.rereads == [(9, "6z", "3z")] and not inf.problems
+    assert inf.events[0] == expected[0]
+    for o in stream[9:]:
+        inf.feed(o)
+    assert inf.events == expected
+
+
+def test_the_table_game_replays_the_hand_after_a_reread():
+    from vision.events import TableGame
+
+    video, observations, expected = hand("sanma", 55, None)
+    stream = _misread_until(video, observations, "3z", "6z", until=8)
+    game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    for o in stream[:9]:
+        data = game.feed(o)
+    assert game.problems == ["Your 6z is read as 3z now: the hand is replayed with it."]
+    n = len(game.inferrer.events)
+    truth = replay(video.variant, expected[:n])[-1].to_json()
+    truth.pop("play")
+    assert data == truth
+
+
+def test_a_hand_tile_misread_until_it_is_discarded_is_reread_then():
+    """A misreading that lasts until the tile leaves the hand: the discard shows what it was."""
+    video, observations, expected = hand("sanma", 55, None)
+    cam = video.camera_seat
+    k = next(i for i, e in enumerate(expected) if e.type == "discard" and e.seat == cam and e.tile.code in
+             expected[0].hands[cam])
+    code = expected[k].tile.code
+    until = next(i for i, f in enumerate(video.frames) if f.event_index >= k)    # the frame of that discard
+    wrong = "9s" if code != "9s" else "8s"
+    stream = _misread_until(video, observations, code, wrong, until)
+    inf = infer(video, stream)
+    assert inf.rereads and inf.rereads[0][1:] == (wrong, code)
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]

@@ -709,6 +709,43 @@ def _taken_last(path, g: _Target, ctx: _Ctx) -> int:
 PREFERENCES: tuple[Callable, ...] = (_drawn_last, _taken_last)
 
 
+def _public(codes: Counter, t: _Table | _Target) -> Counter:
+    for v in t.seats:
+        codes.update(v.discards)
+        codes.update(v.bonus)
+        codes.update(v.norths)
+        for m in v.melds:
+            codes.update(m.tiles)
+    codes.update(t.centre)
+    return codes
+
+
+def reread(t: _Table, g: _Target, ctx: _Ctx, max_nodes: int = 20000
+           ) -> tuple[_Table, tuple[str, str], list] | None:
+    """When nothing explains a change: is one tile of the camera player's hand read wrongly so far? A tile
+    of the tracked hand that the observation lacks is taken for one of the codes that newly show (in the
+    hand, or in a discard row, meld or bonus area where it may have gone), and the change explained again.
+    Returns (the corrected table, (read before, read now), the path of :func:`explain`) or None."""
+    cam = ctx.camera
+    old, new = Counter(t.seats[cam].hand), Counter(g.seats[cam].hand)
+    gone = sorted(set((old - new).elements()))
+    if not gone or "bk" in new or sum((old - new).values()) > 3:
+        return None
+    shown = (new - old) + (_public(Counter(), g) - _public(Counter(), t))
+    candidates = sorted(c for c in shown if c != "bk")
+    for was in gone:
+        for now in candidates:
+            if now == was:
+                continue
+            hand = list(t.seats[cam].hand)
+            hand.remove(was)
+            fixed = t.seat(cam, hand=_sorted(hand + [now]))
+            path = explain(fixed, g, ctx, max_nodes)
+            if path is not None:
+                return fixed, (was, now), path
+    return None
+
+
 def explain(t: _Table, g: _Target, ctx: _Ctx, max_nodes: int = 20000) -> list[tuple[tuple[Event, ...], _Table]] | None:
     """The shortest sequence of moves from ``t`` to a table that shows ``g`` (breadth first, moves tried in
     :data:`MOVES` order, ties broken by :data:`PREFERENCES`): [(events, table after)], [] when nothing
@@ -858,6 +895,9 @@ class EventInferrer:
     events: list[Event] = field(default_factory=list)
     problems: list[EventProblem] = field(default_factory=list)
     frames: int = 0
+    #: (frame, read before, read now): tiles of the camera player's hand whose earlier reading was corrected
+    #: (a user's correction, or the tile read otherwise when it moved); :attr:`events` is rewritten for each
+    rereads: list[tuple[int, str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         from assistant.variants import get_variant
@@ -908,13 +948,40 @@ class EventInferrer:
             return self._problem("impossible", " ".join(found))
         path = explain(self._table, g, ctx, self.max_nodes)
         if path is None:
-            return self._problem("unexplained", f"No moves in turn order explain what changed "
-                                                f"({_describe(self._table, g, ctx)}); the frame is skipped.")
+            fixed = reread(self._table, g, ctx, self.max_nodes)
+            if fixed is None:
+                return self._problem("unexplained", f"No moves in turn order explain what changed "
+                                                    f"({_describe(self._table, g, ctx)}); the frame is skipped.")
+            table, (was, now), path = fixed
+            self._rewrite(ctx.camera, was, now)
+            self._table = table
         new = [e for events, _ in path for e in events]
         if path:
             self._table = path[-1][1]
         self.events += new
         return new
+
+    def _rewrite(self, seat: int, was: str, now: str) -> None:
+        """The camera player's ``was`` was ``now`` all along: the event that brought it into the hand (its
+        latest draw of ``was``, else the deal) is corrected, and :attr:`rereads` records it."""
+        from assistant.tiles import parse_tiles
+
+        tile = Tile.from_code(now)
+        for k in range(len(self.events) - 1, -1, -1):
+            ev = self.events[k]
+            if ev.type in ("draw", "replacement_draw") and ev.seat == seat and ev.tile.code == was:
+                self.events[k] = replace(ev, tile=tile)
+                break
+            if ev.type == "deal":
+                main, _, bonus = ev.hands[seat].partition("|")
+                codes = [t.code for t in parse_tiles(main)]
+                if was in codes:
+                    codes[codes.index(was)] = now
+                    hands = list(ev.hands)
+                    hands[seat] = hand_text(codes, [t.code for t in parse_tiles(bonus)] if bonus.strip() else ())
+                    self.events[k] = replace(ev, hands=tuple(hands))
+                break
+        self.rereads.append((self.frames, was, now))
 
     def _deal(self, g: _Target, ctx: _Ctx) -> list[Event]:
         if not _fresh(g):
@@ -1128,7 +1195,9 @@ def register(sub) -> None:
     g.add_argument("--from-images", action="store_true", help="render every frame and read it with the models")
     p.add_argument("--noise", type=float, default=0.03, help="box noise, fraction of the tile's pixel size")
     p.add_argument("--short-wall", type=int, help="only this many live tiles (shorter hands)")
-    p.add_argument("--view", choices=("seat", "overhead"), help="the camera (default: random per hand)")
+    p.add_argument("--view", choices=("seat", "overhead", "top"),
+                   help="the camera: at the camera player's seat, overhead on that side, or straight down over the "
+                        "table (default: seat or overhead, at random per hand)")
     p.add_argument("--framing", choices=("table", "tiles"), default="table",
                    help="the camera sees the whole table (default) or comes as close as the tiles allow")
     p.add_argument("--threads", type=int, default=2)
@@ -1150,17 +1219,28 @@ class TableGame:
         self.state = None            # the PlayState after the last applied event
         self.problems: list[str] = []
         self.last_events: list[Event] = []
+        # at a win: {seat, tile, tsumo, discarder} and the state just before it (what the page scores)
+        self.win: dict | None = None
+        self._before_win = None
 
     def feed(self, observation: TableObservation | dict) -> dict | None:
         from assistant.play import IllegalEvent, apply
 
-        before = len(self.inferrer.problems)
+        before, rereads = len(self.inferrer.problems), len(self.inferrer.rereads)
         events = self.inferrer.feed(observation)
         self.problems = [p.message for p in self.inferrer.problems[before:]]
+        if len(self.inferrer.rereads) > rereads:
+            # an earlier reading of the camera player's hand was corrected: the hand is replayed from its deal
+            events = list(self.inferrer.events)
+            self.state, self.win, self._before_win = None, None, None
+            self.problems += [f"Your {was} is read as {now} now: the hand is replayed with it."
+                              for _, was, now in self.inferrer.rereads[rereads:]]
         applied = []
         for ev in events:
             if isinstance(ev, Deal):
-                self.state = None
+                self.state, self.win, self._before_win = None, None, None
+            if ev.type in ("ron", "tsumo") and self.state is not None and self.win is None:
+                self.win, self._before_win = self._win_of(ev), self.state
             try:
                 self.state = apply(self.state, ev)
             except IllegalEvent as e:
@@ -1170,10 +1250,19 @@ class TableGame:
         self.last_events = applied
         return self.state_json()
 
+    def _win_of(self, ev: Event) -> dict:
+        st = self.state
+        if ev.type == "ron":
+            return {"seat": int(ev.seats[0]), "tile": st.last_tile.code, "tsumo": False, "discarder": int(st.turn)}
+        return {"seat": int(ev.seat), "tile": st.drawn_tile.code, "tsumo": True, "discarder": None}
+
     def state_json(self) -> dict | None:
-        if self.state is None:
+        """The table state JSON; after a win, the table as it was at the winning moment (:attr:`win`
+        scores it: the winning discard still open, or the drawn tile in hand)."""
+        state = self._before_win if self.win is not None else self.state
+        if state is None:
             return None
-        data = self.state.to_json()
+        data = state.to_json()
         data.pop("play", None)    # the in-hand bookkeeping is the engine's, not the table schema's
         return data
 

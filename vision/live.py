@@ -252,6 +252,7 @@ class LiveAnalyzer:
         self._game = None                               # vision.events.TableGame: events -> engine state
         self._state: dict | None = None                 # the engine's table state JSON (hidden hands as bk)
         self._game_problems: list[str] = []
+        self._win: dict | None = None                   # the followed hand's win (TableGame.win)
         self._last_event = ""
         # change-driven state
         self._last: dict[str, np.ndarray] | None = None  # boxes of the last analysed frame's tracks (+ "tid")
@@ -590,7 +591,7 @@ class LiveAnalyzer:
                        "pass": mode, "reason": reason, "regions": len(cores or []), "changed": round(share, 4),
                        "scales": list(scales) if scales is not None else list(getattr(rec, "scales", ())),
                        "rebuilt": rebuilt}
-        self._result = {"tiles": tiles, "zones": [], "state": self._state, "event": self._last_event, "win": None,
+        self._result = {"tiles": tiles, "zones": [], "state": self._state, "event": self._last_event, "win": self._win,
                         "problems": problems + self._game_problems, "observation": observation,
                         "timing": dict(self.timing), "stable": settled}
         return dict(self._result)
@@ -603,7 +604,7 @@ class LiveAnalyzer:
         if self._game is None or self._game.variant != self.variant:
             seating = self._positions_for()
             self._game = TableGame(self.variant, camera=0, dealer=self.dealer if seating else 0, positions=seating)
-            self._state = None
+            self._state, self._win = None, None
         try:
             state = self._game.feed(observation)
         except (ValueError, KeyError, IndexError) as e:  # an observation the inferrer cannot read
@@ -611,6 +612,7 @@ class LiveAnalyzer:
             return
         if state is not None:
             self._state = state
+        self._win = self._game.win
         self._game_problems = list(self._game.problems)
 
     @staticmethod
