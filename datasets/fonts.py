@@ -135,3 +135,20 @@ def glyph_mask(text: str, font_index: int, px: int = 160) -> np.ndarray | None:
     ref = fonts[font_index]
     font = ImageFont.truetype(ref.path, px, index=ref.index)
     return _raw_mask(font, text)
+
+
+NO_CJK_WARNING = ("warning: no CJK font found (install fonts-noto-cjk, or list font files in $MAHJONG_CJK_FONTS): "
+                  "procedural faces print latin stand-ins for characters and honours, which real tiles never "
+                  "show and the shipped classifier was not trained on; synthetic figures and training data made "
+                  "here are not comparable with those of the model card")
+
+
+def warn_without_cjk(stream=None) -> bool:
+    """Print :data:`NO_CJK_WARNING` to ``stream`` (stderr) when no CJK font is usable; True if it warned."""
+    import sys
+
+    if cjk_fonts():
+        return False
+    print(NO_CJK_WARNING, file=stream or sys.stderr)
+    return True
+

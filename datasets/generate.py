@@ -21,6 +21,7 @@ from typing import TextIO
 import cv2
 import numpy as np
 
+from . import fonts
 from .art import ArtLibrary
 from .scene import SceneConfig, SceneGenerator
 
@@ -132,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.count < 0:
         raise SystemExit("--count must be >= 0")
     cv2.setNumThreads(max(args.threads, 1))
+    fonts.warn_without_cjk()
     out: Path = args.out
     (out / "images").mkdir(parents=True, exist_ok=True)
     art = ArtLibrary(args.art, args.art_cache)

@@ -224,3 +224,14 @@ def test_random_face_is_deterministic_in_the_generator() -> None:
     a = random_face("0p", np.random.default_rng(9))
     assert np.array_equal(a, random_face("0p", np.random.default_rng(9)))
     assert a.shape == (FACE_SIZE[1], FACE_SIZE[0], 3)
+
+
+def test_a_missing_cjk_font_is_warned_about(monkeypatch, capsys):
+    from datasets import fonts
+
+    monkeypatch.setattr(fonts, "cjk_fonts", lambda: ())
+    assert fonts.warn_without_cjk() is True
+    assert "no CJK font found" in capsys.readouterr().err
+    monkeypatch.setattr(fonts, "cjk_fonts", lambda: (fonts.FontRef("some.ttc"),))
+    assert fonts.warn_without_cjk() is False
+    assert capsys.readouterr().err == ""

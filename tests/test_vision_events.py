@@ -338,3 +338,26 @@ def test_a_hand_tile_misread_until_it_is_discarded_is_reread_then():
     inf = infer(video, stream)
     assert inf.rereads and inf.rereads[0][1:] == (wrong, code)
     assert inf.events == expected, compare_logs(inf.events, expected)[1]
+
+
+def test_live_analyzer_follows_the_hand_with_the_matchs_seating():
+    """Given the seating (occupied positions, dealer), the live analyser's state is the engine state of the
+    script; without it the dealer is taken to be the camera player and the seats come out turned."""
+    from vision.events import TableGame
+    from vision.live import LiveAnalyzer
+
+    video, observations, expected = hand("sanma", 55, None)
+    assert video.dealer != video.camera
+    live = LiveAnalyzer("sanma", recognizer=object(), positions=video.positions, dealer=video.dealer)
+    guess = LiveAnalyzer("sanma", recognizer=object())
+    for obs in observations[:10]:
+        live._follow_game(obs.to_dict())
+        guess._follow_game(obs.to_dict())
+    game = TableGame("sanma", camera=video.camera, dealer=video.dealer, positions=video.positions)
+    for obs in observations[:10]:
+        data = game.feed(obs)
+    assert live._state == data and live._game_problems == []
+    assert guess._state != data
+    # a rule system with another number of players ignores the three-player seating
+    live.variant = "hong-kong"
+    assert live._positions_for() is None

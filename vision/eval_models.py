@@ -372,6 +372,9 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from datasets.fonts import warn_without_cjk
+
+    warn_without_cjk()   # the synthetic held-out scenes are rendered here
     try:
         r = run(args)
     except FileNotFoundError as exc:

@@ -349,6 +349,9 @@ def cmd_eval_reconstruction(args: argparse.Namespace) -> int:
     variants = RULE_SYSTEMS if args.variant == "all" else (args.variant,)
     recognizer = None
     if args.from_images:
+        from datasets.fonts import warn_without_cjk
+
+        warn_without_cjk()
         try:
             from .inference import TileRecognizer
 

@@ -44,8 +44,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -589,7 +589,8 @@ class LiveAnalyzer:
                        "diff_ms": round((t_diff - t0) * 1e3, 2), "total_ms": round((t3 - t0) * 1e3, 2),
                        "detections": n, "classified": n_cls, "calibration": self._calibration_source,
                        "pass": mode, "reason": reason, "regions": len(cores or []), "changed": round(share, 4),
-                       "scales": list(scales) if scales is not None else list(getattr(rec, "scales", ())),
+                       "scales": list(scales) if scales is not None else list(
+                           rec.scales_for(size) if hasattr(rec, "scales_for") else getattr(rec, "scales", ())),
                        "rebuilt": rebuilt}
         self._result = {"tiles": tiles, "zones": [], "state": self._state, "event": self._last_event, "win": self._win,
                         "problems": problems + self._game_problems, "observation": observation,
