@@ -168,6 +168,40 @@ def test_a_camera_hand_one_tile_short_is_a_problem():
     assert p.kind == "observation" and "counts 12" in p.message
 
 
+def _hidden_position(video, obs) -> int:
+    return next(s.position for s in obs.seats if s.position != video.camera and s.hand and set(s.hand) == {"bk"})
+
+
+def test_a_few_faces_read_in_a_hand_seen_from_behind_change_nothing():
+    """Two tops of a standing hand read as white dragons (and one of its tiles missed): the hand stays hidden,
+    the frame is used, the log is the script's."""
+    video, observations, expected = hand("sanma", 10, 12)
+    pos = _hidden_position(video, observations[14])
+
+    def tops(d):
+        h = _seat(d, pos)["hand"]
+        h[:3] = ["5z", "5z"]
+        _seat(d, pos)["hand_state"] = "mixed"
+
+    stream = [_with(o, tops) if 14 <= i <= 16 and _seat(o.to_dict(), pos)["hand"] else o
+              for i, o in enumerate(observations)]
+    inf = infer(video, stream)
+    assert inf.events == expected and not inf.problems
+
+
+def test_a_hidden_hand_mostly_face_up_is_a_problem():
+    video, observations, _ = hand("sanma", 10, 12)
+    pos = _hidden_position(video, observations[14])
+
+    def laid_down(d):
+        h = _seat(d, pos)["hand"]
+        h[:8] = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p"]
+        _seat(d, pos)["hand_state"] = "mixed"
+
+    p = _problems_then_resume(video, observations, 14, laid_down)
+    assert p.kind == "impossible" and "hand is seen partly face up" in p.message
+
+
 def test_a_fifth_copy_is_a_problem():
     video, observations, _ = hand("sanma", 10, 12)
     hand0 = observations[14].seat(0).hand

@@ -858,8 +858,10 @@ def _check_camera(t: _Table | None, g: _Target, ctx: _Ctx) -> list[str]:
 
 
 def _check_hidden(t: _Table | None, g: _Target, ctx: _Ctx) -> list[str]:
+    """A hidden hand partly face up is being laid down (wait for the rest); a few faces among mostly backs
+    are the tops of standing tiles read as faces, which change nothing (the hand stays hidden)."""
     return [f"{ctx.who(i)}'s hand is seen partly face up." for i, v in enumerate(g.seats)
-            if i != ctx.camera and v.state == "mixed"]
+            if i != ctx.camera and v.state == "mixed" and 2 * v.hand.count("bk") < len(v.hand)]
 
 
 #: checks of a new observation against the last accepted table
