@@ -202,6 +202,23 @@ def test_a_code_the_set_lacks_is_read_as_its_best_alternative_that_it_has():
     assert obs.meta["read_in_set"] == [{"index": obs.meta["read_in_set"][0]["index"], "read": "jk", "now": "1m"}]
 
 
+def test_a_set_aside_tile_misread_is_read_as_its_likely_bonus_alternative():
+    """A North set aside (sanma) read as 7z with 4z second: the bonus area makes it a North. Without a bonus
+    alternative in its top 3 it stays a 7z and the check says so."""
+    truth = sanma_table(norths=["4z"])
+
+    def misread(alt):
+        def edit(dets, labels):
+            i = next(i for i, lab in enumerate(labels) if lab["role"][0] == "bonus")
+            dets[i].update(code="7z", confidence=0.5, top3=[{"code": "7z", "p": 0.5}, {"code": alt, "p": 0.3}])
+        return edit
+
+    obs, _ = read(truth, edit=misread("4z"))
+    assert obs.seat(0).norths == ["4z"] and obs.problems == []
+    obs, _ = read(truth, edit=misread("6z"))
+    assert any("7z in the bonus area of position 0 is not a bonus tile" in p.message for p in obs.problems)
+
+
 def test_observation_json_round_trip_and_schema():
     obs, _ = read(sanma_table([meld(["7z", "7z", "7z"], source=1)]))
     d = obs.to_dict()

@@ -116,6 +116,22 @@ def _alternatives(det) -> list[tuple[str, float]]:
     return out
 
 
+def _set_aside(code: str, is_sanma: bool) -> bool:
+    """Whether ``code`` is a tile that lies in a bonus area: a bonus tile, a sunk Fei, a sanma North."""
+    return _is_bonus(code) or code == "jk" or (is_sanma and code == "4z")
+
+
+def bonus_reading(piece, variant, is_sanma: bool, floor: float = 0.05) -> str | None:
+    """For a tile in a bonus area read as a tile that never lies there: its best top-3 alternative that does
+    (probability at least ``floor``, in the rule system's set), else None."""
+    for code, p in _alternatives(piece):
+        if p < floor or code == piece.code:
+            continue
+        if bool(variant.has_jokers) if code == "jk" else (_set_aside(code, is_sanma) and in_set(code, variant)):
+            return code
+    return None
+
+
 def read_in_set(detections, variant, floor: float = 0.05) -> tuple[list, list[dict]]:
     """The detections with a code the rule system lacks read as their best alternative that it has (top-3,
     probability at least ``floor``): a 3 Kaki joker read on a sanma table is far likelier a misread than a
@@ -357,8 +373,10 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, is_sanma: boo
         return max(0.0, tau_out - gaps[k - 1]) / (0.6 * unit)
 
     def bonus_cost(p: Piece) -> float:
-        if not p.face_up or not (_is_bonus(p.code) or p.code == "jk" or (is_sanma and p.code == "4z")):
+        if not p.face_up:
             return 8.0
+        if not _set_aside(p.code, is_sanma):
+            return 8.0 if bonus_reading(p, variant, is_sanma) is None else 2.0    # a bonus tile misread?
         return 3.0 if p.sideways else 0.0
 
     meld_cache: dict[tuple[int, int], tuple[float, MeldObservation] | None] = {}
@@ -849,6 +867,8 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
             melds.append(m)
         seat.melds = melds
         for p in bonus:
+            if not _set_aside(p.code, is_sanma):
+                p.code = bonus_reading(p, v, is_sanma) or p.code   # read as the bonus tile it likely is
             if is_sanma and p.code == "4z":
                 part[p.index] = ("north", k, len(seat.norths))
                 seat.norths.append(p.code)
