@@ -119,8 +119,8 @@ def test_classify_within_a_rule_system(rec, scene):
 
 
 def test_small_tiles_make_the_detector_run_finer():
-    """A whole table filmed from afar: the faces are ~11 px at the detector's usual 640 scale, so the first
-    full-frame pass runs again at a finer one and frames of that size keep it."""
+    """A whole table filmed from afar: the faces are ~11 px at the detector's usual 640 scale, so a
+    full-frame pass runs again at a finer one; in a video (sticky) the frames of that size keep it."""
     from datasets.hand_video import generate_hand_video
 
     video = generate_hand_video("sanma", 3, view="seat", short_wall=4)
@@ -131,9 +131,12 @@ def test_small_tiles_make_the_detector_run_finer():
     assert auto.scales_for((1280, 720)) == fixed.scales == (640, 320)
     n_fixed = len(fixed.detect_boxes(image)["obb"])
     n_auto = len(auto.detect_boxes(image)["obb"])
-    chosen = auto.scales_for((1280, 720))
-    assert max(chosen) > 640 and chosen[1] == chosen[0] // 2 and chosen[0] % 32 == 0
     assert n_auto > 1.2 * n_fixed
+    assert auto.scales_for((1280, 720)) == (640, 320)          # a single image decides for itself
+    assert len(auto.detect_boxes(image, sticky=True)["obb"]) == n_auto
+    chosen = auto.scales_for((1280, 720))                       # a video's frames keep the choice
+    assert max(chosen) > 640 and chosen[1] == chosen[0] // 2 and chosen[0] % 32 == 0
+    assert len(auto.detect_boxes(image, scales=chosen)["obb"]) == n_auto
     assert fixed.scales_for((1280, 720)) == (640, 320)
     # explicit scales are taken as given
     assert len(auto.detect_boxes(image, scales=(640, 320))["obb"]) == n_fixed

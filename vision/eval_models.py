@@ -346,7 +346,9 @@ def run(args: argparse.Namespace) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     paths = {k: v for k, v in (("detector", getattr(args, "detector", None)),
                                 ("classifier", getattr(args, "classifier", None))) if v}
-    rec = TileRecognizer(threads=args.threads, head=None, **paths)  # the models themselves, no user head
+    # the models themselves, no user head
+    rec = TileRecognizer(threads=args.threads, head=None, auto_scale=not getattr(args, "fixed_scales", False),
+                         **paths)
     base = None if args.no_baseline else Baseline(args.baseline)
     synth_dir = Path(args.synth) if args.synth else synth_eval_dir(args.synth_count)
     scenes = read_synth(synth_dir, args.synth_count)
@@ -400,5 +402,7 @@ def register(sub) -> None:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--detector", help="detector ONNX file to evaluate (default: the shipped models/detector.onnx)")
     p.add_argument("--classifier", help="classifier ONNX file to evaluate (default: the shipped one)")
+    p.add_argument("--fixed-scales", action="store_true",
+                   help="run the detector at its usual scales only (no finer pass when the tiles are small)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_eval)

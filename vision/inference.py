@@ -202,8 +202,8 @@ class TileRecognizer:
 
     # -- the two stages, usable separately -------------------------------------------------------
     def scales_for(self, size: tuple[int, int]) -> tuple[int, ...]:
-        """The detector's scales for frames of ``size`` (w, h): ``self.scales`` unless a full-frame pass on a
-        frame of that size found the tiles too small for them (see :meth:`detect_boxes`)."""
+        """The detector's scales for frames of ``size`` (w, h): ``self.scales`` unless a sticky full-frame pass
+        on a frame of that size found the tiles too small for them (see :meth:`detect_boxes`)."""
         return self._auto.get((int(size[0]), int(size[1])), self.scales)
 
     def _rescale(self, size: tuple[int, int], scales: tuple[int, ...], boxes: dict) -> tuple[int, ...] | None:
@@ -226,7 +226,8 @@ class TileRecognizer:
         return None
 
     def detect_boxes(self, image: np.ndarray, scales: tuple[int, ...] | None = None,
-                     regions=None, context: float = 0.0, auto: bool | None = None) -> dict[str, np.ndarray]:
+                     regions=None, context: float = 0.0, auto: bool | None = None,
+                     sticky: bool = False) -> dict[str, np.ndarray]:
         """Oriented boxes (theta modulo 180) in original pixels: obb, quad, score, face_up.
 
         The detector runs at each long side of ``scales`` (default ``self.scales``); boxes are merged by
@@ -241,17 +242,21 @@ class TileRecognizer:
 
         ``auto`` (default: ``auto_scale`` when no ``scales`` are given): a full-frame pass whose tiles are too
         small for the detector (a whole table filmed from afar: faces under ``SMALL_FACE`` input pixels) is
-        run again at a finer scale, and frames of that size keep the finer scales (:meth:`scales_for`)."""
+        run again at a finer scale. ``sticky`` (a video: the frames of one camera): the choice is kept for
+        frames of that size (:meth:`scales_for`), which then start at the finer scales; without it every
+        image decides for itself."""
         size = (image.shape[1], image.shape[0])
         auto = (self.auto_scale and scales is None) if auto is None else auto
-        scales = self.scales_for(size) if scales is None else tuple(scales)
+        if scales is None:
+            scales = self.scales_for(size) if sticky else self.scales
+        scales = tuple(scales)
         boxes = self._detect_at(image, scales, regions, context)
         if auto and regions is None:
             new = self._rescale(size, scales, boxes)
             if new is not None:
-                if new == self.scales:
+                if sticky and new == self.scales:
                     self._auto.pop(size, None)
-                else:
+                elif sticky:
                     self._auto[size] = new
                 if max(new) > max(scales):
                     boxes = self._detect_at(image, new, None, context)

@@ -435,13 +435,16 @@ class LiveAnalyzer:
         tile_px = self._tile_px(size)
         if mode == "full":
             with lock:
-                auto_kw = {"auto": True} if hasattr(rec, "scales_for") else {}   # finer scales for small tiles
+                # finer scales for small tiles, kept for this camera's frames
+                auto_kw = {"auto": True, "sticky": True} if hasattr(rec, "scales_for") else {}
                 boxes = rec.detect_boxes(img, **scale_kw, **auto_kw)
             carried = np.zeros(len(boxes["obb"]), bool)
             prev_tid = np.full(len(boxes["obb"]), -1)
         elif mode == "local":
             with lock:
-                new = rec.detect_boxes(img, regions=cores, context=tile_px * self.margin_tiles / 2, **scale_kw)
+                sticky_kw = {"sticky": True} if hasattr(rec, "scales_for") else {}
+                new = rec.detect_boxes(img, regions=cores, context=tile_px * self.margin_tiles / 2, **scale_kw,
+                                       **sticky_kw)
             boxes, carried, prev_tid = self._merge(prev, new, cores)
         else:  # replay: the last frame's boxes as they were
             boxes = {k: prev[k] for k in ("obb", "quad", "score", "face_up")}
