@@ -126,8 +126,8 @@ def test_small_tiles_make_the_detector_run_finer():
     video = generate_hand_video("sanma", 3, view="seat", short_wall=4)
     frame = video.frames[2]
     image = video.render(frame)
-    auto = TileRecognizer()
-    fixed = TileRecognizer(auto_scale=False)
+    auto = TileRecognizer(auto_scale=True)
+    fixed = TileRecognizer()                                   # single images: the usual scales by default
     assert auto.scales_for((1280, 720)) == fixed.scales == (640, 320)
     n_fixed = len(fixed.detect_boxes(image)["obb"])
     n_auto = len(auto.detect_boxes(image)["obb"])

@@ -347,8 +347,7 @@ def run(args: argparse.Namespace) -> dict:
     paths = {k: v for k, v in (("detector", getattr(args, "detector", None)),
                                 ("classifier", getattr(args, "classifier", None))) if v}
     # the models themselves, no user head
-    rec = TileRecognizer(threads=args.threads, head=None, auto_scale=not getattr(args, "fixed_scales", False),
-                         **paths)
+    rec = TileRecognizer(threads=args.threads, head=None, auto_scale=getattr(args, "auto_scale", False), **paths)
     base = None if args.no_baseline else Baseline(args.baseline)
     synth_dir = Path(args.synth) if args.synth else synth_eval_dir(args.synth_count)
     scenes = read_synth(synth_dir, args.synth_count)
@@ -402,7 +401,8 @@ def register(sub) -> None:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--detector", help="detector ONNX file to evaluate (default: the shipped models/detector.onnx)")
     p.add_argument("--classifier", help="classifier ONNX file to evaluate (default: the shipped one)")
-    p.add_argument("--fixed-scales", action="store_true",
-                   help="run the detector at its usual scales only (no finer pass when the tiles are small)")
+    p.add_argument("--auto-scale", action="store_true",
+                   help="run the detector again at a finer scale when an image's tiles are small (as the live "
+                        "pipeline does for a camera's frames)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_eval)

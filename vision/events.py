@@ -1097,7 +1097,7 @@ def frame_observations(video, frames=None, noise: float = 0.03, seed: int = 0,
     out = []
     for f in (video.frames if frames is None else frames):
         if recognizer is not None:
-            dets = recognizer.recognize(video.render(f), variant=video.variant).tiles
+            dets = recognizer.recognize(video.render(f), variant=video.variant, sticky=True).tiles
         else:
             dets = frame_detections(video, f, noise, seed)
         out.append(reconstruct(dets, cal, video.variant, positions=video.positions))
@@ -1166,7 +1166,7 @@ def cmd_eval_video(args: argparse.Namespace) -> int:
         try:
             from .inference import TileRecognizer
 
-            recognizer = TileRecognizer(threads=args.threads)
+            recognizer = TileRecognizer(threads=args.threads, auto_scale=True)   # as the live pipeline reads
         except (ImportError, FileNotFoundError) as exc:
             print(f"error: --from-images needs the tile recogniser: {exc}", file=sys.stderr)
             return 2

@@ -181,7 +181,7 @@ class TileRecognizer:
 
     def __init__(self, detector: str | os.PathLike = DETECTOR_PATH, classifier: str | os.PathLike = CLASSIFIER_PATH,
                  threads: int = 2, det_threshold: float = 0.3, nms_iou: float = 0.3, min_confidence: float = 0.0,
-                 scales: tuple[int, ...] = DETECT_SCALES, head: object = "auto", auto_scale: bool = True):
+                 scales: tuple[int, ...] = DETECT_SCALES, head: object = "auto", auto_scale: bool = False):
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
         self.head = None  # a finetuned kind head (weight [56, F], bias [56]) replacing the shipped one
@@ -333,15 +333,18 @@ class TileRecognizer:
         return self.cls.run(["features"], {"crops": G.to_input(crops)})[0]
 
     # -- the whole path -----------------------------------------------------------------------------
-    def recognize(self, image: np.ndarray, keep_none: bool = False, variant: str | None = None) -> Result:
-        """Every tile of ``image``; ``variant``: read only that rule system's kinds (see :meth:`classify`)."""
+    def recognize(self, image: np.ndarray, keep_none: bool = False, variant: str | None = None,
+                  sticky: bool = False) -> Result:
+        """Every tile of ``image``; ``variant``: read only that rule system's kinds (see :meth:`classify`);
+        ``sticky``: the image is a frame of a video (the detector's scale choice is kept, see
+        :meth:`detect_boxes`)."""
         img = normalize_image(image)
         h, w = img.shape[:2]
         if min(h, w) < MIN_SIDE:
             return Result([], w, h, {"total": 0.0})
         with self._lock:
             t0 = time.perf_counter()
-            boxes = self.detect_boxes(img)
+            boxes = self.detect_boxes(img, sticky=sticky)
             t1 = time.perf_counter()
             crops = G.warp_crops(img, boxes["obb"], G.CROP_SIZE)
             probs, flip = self.classify(crops, variant)
