@@ -12,7 +12,8 @@ from test_hand_video import video as generated
 
 from assistant.play import Deal, Draw, ExhaustiveDraw, Reveal, Ron, Tsumo, replay
 from datasets.hand_video import generate_hand_video
-from vision.events import EventInferrer, compare_logs, frame_observations, infer
+from vision.eval_video import compare_logs, frame_observations, infer
+from vision.events import EventInferrer
 from vision.observation import TableObservation
 
 # (variant, seed, live wall) -> what the hand shows; whole hands, some on a short wall to keep the test fast

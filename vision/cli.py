@@ -35,7 +35,7 @@ def register(sub) -> None:
 
     register_analyze(sub)
     register_finetune(sub)
-    from .events import register as register_events
+    from .eval_video import register as register_events
     register_events(sub)
 
 

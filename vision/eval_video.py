@@ -1,0 +1,153 @@
+"""``mahjong-assistant eval-video``: how often the events of generated whole hands are inferred exactly.
+
+Each hand is played by the engine and filmed (:mod:`datasets.hand_video`); every frame is read the way
+``eval-reconstruction`` reads a scene — its tile labels with detector-like box noise, or the rendered image
+through the models (``--from-images``, as the live pipeline reads a camera's frames) — rebuilt into a table
+observation, and the observations are fed to :class:`vision.events.EventInferrer`; the inferred log is
+compared with the script as the camera sees it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+
+from assistant.play import Event
+
+from .events import EventInferrer
+from .observation import TableObservation
+
+RULE_SYSTEMS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
+
+
+def frame_observations(video, frames=None, noise: float = 0.03, seed: int = 0,
+                       recognizer=None) -> list[TableObservation]:
+    """Each frame of a generated hand read the way ``eval-reconstruction`` reads a scene: its labels as
+    detector-like boxes with ``noise`` (or the rendered image through ``recognizer``), the camera's own
+    calibration, the players' positions known."""
+    from datasets.hand_video import frame_detections
+
+    from .reconstruct import reconstruct
+
+    cal = video.calibration()
+    out = []
+    for f in (video.frames if frames is None else frames):
+        if recognizer is not None:
+            dets = recognizer.recognize(video.render(f), variant=video.variant, sticky=True).tiles
+        else:
+            dets = frame_detections(video, f, noise, seed)
+        out.append(reconstruct(dets, cal, video.variant, positions=video.positions))
+    return out
+
+
+def infer(video, observations: Sequence[TableObservation]) -> EventInferrer:
+    """An inferrer fed with ``observations`` of ``video`` and finished."""
+    inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    for obs in observations:
+        inf.feed(obs)
+    inf.finish()
+    return inf
+
+
+def compare_logs(inferred: Sequence[Event], expected: Sequence[Event]) -> tuple[int, str]:
+    """(expected events matched in order, the first difference in words or "")."""
+    from difflib import SequenceMatcher
+
+    sm = SequenceMatcher(None, list(inferred), list(expected), autojunk=False)
+    matched = sum(b.size for b in sm.get_matching_blocks())
+    first = ""
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op != "equal":
+            got = ", ".join(json.dumps(e.to_json()) for e in inferred[i1:i2][:2]) or "nothing"
+            want = ", ".join(json.dumps(e.to_json()) for e in expected[j1:j2][:2]) or "nothing"
+            first = f"at event {j1}: inferred {got}; the script has {want}"
+            break
+    return matched, first
+
+
+def evaluate_hand(variant: str, seed: int, *, noise: float = 0.03, recognizer=None, short_wall: int | None = None,
+                  view: str | None = None, framing: str = "table") -> dict:
+    from datasets.hand_video import generate_hand_video
+
+    video = generate_hand_video(variant, seed, short_wall=short_wall, view=view, framing=framing)
+    observations = frame_observations(video, noise=noise, seed=seed, recognizer=recognizer)
+    inf = infer(video, observations)
+    expected = video.camera_log()
+    matched, first = compare_logs(inf.events, expected)
+    return {"seed": seed, "view": video.view, "frames": len(video.frames), "events": len(expected),
+            "matched": matched, "exact": inf.events == expected, "problems": len(inf.problems),
+            "first_difference": first, "first_problem": inf.problems[0].message if inf.problems else ""}
+
+
+def run(variants: Sequence[str], hands: int, seed: int = 0, **kw) -> dict:
+    out = {}
+    for v in variants:
+        t0 = time.perf_counter()
+        results = [evaluate_hand(v, seed + i, **kw) for i in range(hands)]
+        out[v] = {"hands": hands, "exact": sum(r["exact"] for r in results),
+                  "events": sum(r["events"] for r in results), "matched": sum(r["matched"] for r in results),
+                  "frames": sum(r["frames"] for r in results), "problems": sum(r["problems"] for r in results),
+                  "failures": [r for r in results if not r["exact"]][:5],
+                  "seconds": round(time.perf_counter() - t0, 1)}
+    return out
+
+
+def cmd_eval_video(args: argparse.Namespace) -> int:
+    variants = RULE_SYSTEMS if args.variant == "all" else (args.variant,)
+    recognizer = None
+    if args.from_images:
+        from datasets.fonts import warn_without_cjk
+
+        warn_without_cjk()
+        try:
+            from .inference import TileRecognizer
+
+            recognizer = TileRecognizer(threads=args.threads, auto_scale=True)   # as the live pipeline reads
+        except (ImportError, FileNotFoundError) as exc:
+            print(f"error: --from-images needs the tile recogniser: {exc}", file=sys.stderr)
+            return 2
+    res = run(variants, args.hands, args.seed, noise=args.noise, recognizer=recognizer, short_wall=args.short_wall,
+              view=args.view, framing=args.framing)
+    if args.json:
+        print(json.dumps(res))
+        return 0
+    mode = "rendered images + recogniser" if args.from_images else f"labels, box noise {args.noise:g}"
+    print(f"event logs inferred from generated hands ({mode}; view {args.view or 'random'}, framing "
+          f"{args.framing}; seeds {args.seed}..{args.seed + args.hands - 1})")
+    for v, r in res.items():
+        pct = 100 * r["matched"] / max(1, r["events"])
+        print(f"  {v:<11} exact hands {r['exact']:>3}/{r['hands']:<3}  events {r['matched']:>5}/{r['events']:<5} "
+              f"{pct:5.1f}%  frames {r['frames']:>5}  problems {r['problems']:>4}  ({r['seconds']} s)")
+        if args.verbose:
+            for f in r["failures"]:
+                print(f"      seed {f['seed']} ({f['view']}): {f['first_difference']}")
+                if f["first_problem"]:
+                    print(f"        first problem: {f['first_problem'][:300]}")
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("eval-video", help="how often the events of generated hands are inferred exactly")
+    p.add_argument("--variant", default="all", choices=("all",) + RULE_SYSTEMS)
+    p.add_argument("--hands", type=int, default=10)
+    p.add_argument("--seed", type=int, default=0)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--from-labels", action="store_true", help="labels with detector-like noise (default)")
+    g.add_argument("--from-images", action="store_true", help="render every frame and read it with the models")
+    p.add_argument("--noise", type=float, default=0.03, help="box noise, fraction of the tile's pixel size")
+    p.add_argument("--short-wall", type=int, help="only this many live tiles (shorter hands)")
+    p.add_argument("--view", choices=("seat", "overhead", "top"),
+                   help="the camera: at the camera player's seat, overhead on that side, or straight down over the "
+                        "table (default: seat or overhead, at random per hand)")
+    p.add_argument("--framing", choices=("table", "tiles"), default="table",
+                   help="the camera sees the whole table (default) or comes as close as the tiles allow")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("-v", "--verbose", action="store_true", help="print the first difference of failed hands")
+    p.set_defaults(func=cmd_eval_video)
+
+
+__all__ = ["cmd_eval_video", "compare_logs", "evaluate_hand", "frame_observations", "infer", "register", "run"]
