@@ -376,22 +376,32 @@ def cmd_eval_reconstruction(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub) -> None:
-    p = sub.add_parser("eval-reconstruction", help="how often generated tables are reconstructed exactly")
+def add_generated_options(p, count: str, count_default: int) -> None:
+    """The options of the evaluations on generated tables (``eval-reconstruction``, ``eval-video``): rule
+    system, how many (``--scenes`` / ``--hands``), first seed, labels or rendered images, box noise."""
     p.add_argument("--variant", default="all", choices=("all",) + RULE_SYSTEMS)
-    p.add_argument("--scenes", type=int, default=100)
+    p.add_argument(f"--{count}", type=int, default=count_default)
     p.add_argument("--seed", type=int, default=0)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--from-labels", action="store_true", help="labels with detector-like noise (default)")
-    g.add_argument("--from-images", action="store_true", help="render and run the recogniser")
+    g.add_argument("--from-images", action="store_true", help="render every frame and read it with the models")
     p.add_argument("--noise", type=float, default=0.03, help="box noise, fraction of the tile's pixel size")
+
+
+def add_output_options(p, verbose: str) -> None:
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("-v", "--verbose", action="store_true", help=verbose)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("eval-reconstruction", help="how often generated tables are reconstructed exactly")
+    add_generated_options(p, "scenes", 100)
     p.add_argument("--calibration", default="camera", choices=("camera", "corners", "tiles"))
     p.add_argument("--view", choices=("overhead", "seat", "oblique"), help="only this camera view")
     p.add_argument("--seating", choices=("guess", "known"), default="guess",
                    help="three players: guess the empty side from the tiles (default) or take it from the match")
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--json", action="store_true")
-    p.add_argument("-v", "--verbose", action="store_true", help="print the first failures")
+    add_output_options(p, "print the first failures")
     p.add_argument("--draw", metavar="DIR", help="also render the first --draw-count scenes per rule system and "
                                                  "write reconstruction overlays there")
     p.add_argument("--draw-count", type=int, default=3)

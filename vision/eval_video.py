@@ -130,23 +130,17 @@ def cmd_eval_video(args: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
+    from .eval_reconstruction import add_generated_options, add_output_options
+
     p = sub.add_parser("eval-video", help="how often the events of generated hands are inferred exactly")
-    p.add_argument("--variant", default="all", choices=("all",) + RULE_SYSTEMS)
-    p.add_argument("--hands", type=int, default=10)
-    p.add_argument("--seed", type=int, default=0)
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--from-labels", action="store_true", help="labels with detector-like noise (default)")
-    g.add_argument("--from-images", action="store_true", help="render every frame and read it with the models")
-    p.add_argument("--noise", type=float, default=0.03, help="box noise, fraction of the tile's pixel size")
+    add_generated_options(p, "hands", 10)
     p.add_argument("--short-wall", type=int, help="only this many live tiles (shorter hands)")
     p.add_argument("--view", choices=("seat", "overhead", "top"),
                    help="the camera: at the camera player's seat, overhead on that side, or straight down over the "
                         "table (default: seat or overhead, at random per hand)")
     p.add_argument("--framing", choices=("table", "tiles"), default="table",
                    help="the camera sees the whole table (default) or comes as close as the tiles allow")
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--json", action="store_true")
-    p.add_argument("-v", "--verbose", action="store_true", help="print the first difference of failed hands")
+    add_output_options(p, "print the first difference of failed hands")
     p.set_defaults(func=cmd_eval_video)
 
 
