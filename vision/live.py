@@ -366,14 +366,15 @@ class LiveAnalyzer:
             corners = corners * [size[0] / w0, size[1] / h0]
             return C.from_corners(corners, size, camera_id=self.camera_id)
         except (OSError, ValueError, KeyError, TypeError):
-            return None
+            # nothing saved by the page: the one `mahjong-assistant calibrate` saved, if any
+            return C.load(self.camera_id, None)
 
     def _saved_mtime(self) -> float | None:
         from . import calibration as C
 
-        d = Path(self.calibration_dir).expanduser() if self.calibration_dir else C.default_dir()
+        dirs = {C.default_dir()} | ({Path(self.calibration_dir).expanduser()} if self.calibration_dir else set())
         mt = None
-        for p in {d / f"{C._safe_id(self.camera_id)}.json"}:
+        for p in {d / f"{C._safe_id(self.camera_id)}.json" for d in dirs}:
             try:
                 mt = max(mt or 0.0, p.stat().st_mtime)
             except OSError:
