@@ -219,21 +219,6 @@ def test_a_set_aside_tile_misread_is_read_as_its_likely_bonus_alternative():
     assert any("7z in the bonus area of position 0 is not a bonus tile" in p.message for p in obs.problems)
 
 
-def test_tops_of_standing_tiles_read_as_faces_are_backs():
-    """Seen from above, a standing hand shows the tops of its tiles: thin ivory strips that the classifier may
-    call white dragons. Boxes mapped far thinner than a lying tile are no faces: the hand stays hidden."""
-    def tops(dets, labels):
-        for d, lab in zip(dets, labels, strict=True):
-            if lab["role"][:2] == ["hand", 1]:
-                q = np.asarray(d["corners"], float)           # TL TR BR BL: keep the lower fifth of the box
-                top = q[3] + 0.2 * (q[0] - q[3]), q[2] + 0.2 * (q[1] - q[2])
-                d.update(code="5z", face_up=True, corners=[top[0].tolist(), top[1].tolist(), q[2].tolist(),
-                                                           q[3].tolist()])
-
-    obs, _ = read(sanma_table(), edit=tops)
-    assert obs.seat(1).hand == ["bk"] * 13 and obs.problems == []
-
-
 def test_observation_json_round_trip_and_schema():
     obs, _ = read(sanma_table([meld(["7z", "7z", "7z"], source=1)]))
     d = obs.to_dict()

@@ -38,7 +38,6 @@ from .observation import MeldObservation, Problem, SeatObservation, TableObserva
 from .zones import TableZones, from_seat, pinwheel_owner, to_seat, toward_centre
 
 BONUS_SUITS = "fgah"
-THIN_FACE = 0.45     # a face-up reading mapped thinner than this x the tile height is a standing tile's top
 
 
 @dataclass
@@ -764,13 +763,6 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
     # only the riichi rule systems reveal dora indicators (sanma.md); the other walls show no face-up tile
     pieces, zones, tw, th = locate_pieces(detections, calibration, players, zones, face_height,
                                           discard_rows=v.name != "hong-kong", dora="riichi" in v.calls)
-    # in another player's row, a "face" that maps far thinner than a tile lying on the table is the top of a
-    # standing tile (a hand seen from above): no face shows there, whatever the classifier made of the ivory
-    # strip (often a white dragon). The camera player's own standing hand (position 0) shows its faces.
-    tops = [p for p in pieces if p.position > 0 and p.zone == "outer" and p.face_up and p.code != "bk"
-            and float(np.linalg.norm(p.up)) < THIN_FACE * th]
-    for p in tops:
-        p.code, p.face_up = "bk", False
     hk = v.name == "hong-kong"
     is_sanma = "kita" in v.calls
     # occupied positions: the sides with most hand/meld/discard tiles
