@@ -396,3 +396,24 @@ def test_live_analyzer_follows_the_hand_with_the_matchs_seating():
     # a rule system with another number of players ignores the three-player seating
     live.variant = "hong-kong"
     assert live._positions_for() is None
+
+
+def test_the_users_seat_sets_whose_hand_the_camera_follows():
+    """Settings say the user (the camera player) is seat 1 of hand sanma 55: the analyser puts the dealer one
+    seat before the camera player, which is where the script has it, and follows the hand exactly."""
+    from vision.events import TableGame
+    from vision.live import LiveAnalyzer
+
+    video, observations, _ = hand("sanma", 55, None)
+    assert video.camera_seat == 1
+    live = LiveAnalyzer("sanma", recognizer=object())
+    live.me = 1
+    for obs in observations[:10]:
+        live._follow_game(obs.to_dict())
+    game = TableGame("sanma", camera=video.camera, dealer=video.dealer, positions=video.positions)
+    for obs in observations[:10]:
+        data = game.feed(obs)
+    assert live._game.inferrer.dealer == video.dealer
+    assert live._state == data and live._game_problems == []
+    live.me = 0                       # a new seat: the hand is followed anew
+    assert live._game is None and live._state is None

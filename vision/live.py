@@ -241,6 +241,7 @@ class LiveAnalyzer:
         # and the dealer's position (the camera player's own, 0, by default)
         self.positions = sorted(int(p) for p in positions) if positions is not None else None
         self.dealer = int(dealer)
+        self._me: int | None = None      # the camera player's seat (dealer-relative), when the user gave it
         self.calibration = calibration
         self._calibration_source: str | None = "given" if calibration is not None else None  # saved | tiles
         self._cal_checked = -1e9
@@ -333,6 +334,26 @@ class LiveAnalyzer:
     @property
     def result(self) -> dict[str, Any]:
         return dict(self._result)
+
+    @property
+    def me(self) -> int | None:
+        """The camera player's seat (0 = East) as the user set it; the dealer then sits ``me`` seats before
+        the camera player. Setting it starts following the hand anew."""
+        return self._me
+
+    @me.setter
+    def me(self, seat: int | None) -> None:
+        seat = None if seat is None else int(seat)
+        if seat != self._me:
+            self._me = seat
+            self._game, self._state, self._win = None, None, None
+
+    def _dealer_for(self, ring: list[int]) -> int:
+        """The dealer's position on the table ``ring`` (occupied positions, turn order): the user's seat when
+        given (the camera player, position 0, is seat ``me``), else the configured dealer."""
+        if self._me is not None and 0 in ring:
+            return ring[(ring.index(0) - self._me) % len(ring)]
+        return self.dealer if self.dealer in ring else ring[0]
 
     def _positions_for(self) -> list[int] | None:
         """The known seating when it fits the rule system's number of players (else the frame tells)."""
@@ -608,7 +629,9 @@ class LiveAnalyzer:
 
         if self._game is None or self._game.variant != self.variant:
             seating = self._positions_for()
-            self._game = TableGame(self.variant, camera=0, dealer=self.dealer if seating else 0, positions=seating)
+            ring = seating or sorted(int(s["position"]) for s in observation.get("seats", []))
+            self._game = TableGame(self.variant, camera=0, dealer=self._dealer_for(ring) if ring else 0,
+                                   positions=seating)
             self._state, self._win = None, None
         try:
             state = self._game.feed(observation)

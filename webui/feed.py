@@ -265,8 +265,9 @@ class TableFeed:
         with self._lock:
             return dict(self._corrections)
 
-    def configure(self, variant: str, options: dict[str, Any] | None = None) -> None:
-        """The rule system and table options the table is played with (from the settings page)."""
+    def configure(self, variant: str, options: dict[str, Any] | None = None, me: int | None = None) -> None:
+        """The rule system and table options the table is played with, and the user's seat (from the settings
+        page; a camera feed follows the hand with the camera player in that seat)."""
         with self._lock:
             self._variant, self._options = variant, dict(options or {})
         self._refresh()
@@ -558,10 +559,12 @@ class CameraFeed(TableFeed):
             st["stages_ms"] = {k[:-3]: v for k, v in timing.items() if k.endswith("_ms") and k != "total_ms"}
         return st
 
-    def configure(self, variant: str, options: dict[str, Any] | None = None) -> None:
+    def configure(self, variant: str, options: dict[str, Any] | None = None, me: int | None = None) -> None:
         if self.analyze is not None and hasattr(self.analyze, "variant"):
             self.analyze.variant = variant  # the analyser rebuilds the table with the table's rule system
-        super().configure(variant, options)
+        if me is not None and self.analyze is not None and hasattr(self.analyze, "me"):
+            self.analyze.me = int(me)       # the camera player's seat: whose hand the followed game shows
+        super().configure(variant, options, me)
 
 
 __all__ = ["MODELS_MISSING", "CameraFeed", "FrameAnalyzer", "RecognitionUnavailable", "ScriptedDemoFeed",

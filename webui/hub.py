@@ -122,7 +122,7 @@ class LiveHub:
         with self._start_lock:
             if self._thread is None:
                 s = self.settings.get()
-                self.feed.configure(s["variant"], s["options"])
+                self.feed.configure(s["variant"], s["options"], s["me"])
                 self.feed.start()
                 self._stop.clear()
                 self._thread = threading.Thread(target=self._run, name="analysis", daemon=True)
@@ -140,7 +140,7 @@ class LiveHub:
 
     def settings_changed(self) -> None:
         s = self.settings.get()
-        self.feed.configure(s["variant"], s["options"])
+        self.feed.configure(s["variant"], s["options"], s["me"])
 
     def _run(self) -> None:
         seen = (-1, -1)
