@@ -417,3 +417,14 @@ def test_the_users_seat_sets_whose_hand_the_camera_follows():
     assert live._state == data and live._game_problems == []
     live.me = 0                       # a new seat: the hand is followed anew
     assert live._game is None and live._state is None
+
+
+def test_a_reread_needs_the_event_that_brought_the_tile_in():
+    video, observations, expected = hand("sanma", 55, None)
+    inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    inf.feed(observations[0])
+    log = list(inf.events)
+    assert inf._rewrite(video.camera_seat, "9m", "1m") is False     # no 9m was dealt or drawn
+    assert inf.events == log and inf.rereads == []
+    assert inf._rewrite(video.camera_seat, "3z", "4z") is True
+    assert inf.events[0].hands[video.camera_seat] == "5778p1223677s14z" and len(inf.rereads) == 1

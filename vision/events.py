@@ -955,7 +955,9 @@ class EventInferrer:
                 return self._problem("unexplained", f"No moves in turn order explain what changed "
                                                     f"({_describe(self._table, g, ctx)}); the frame is skipped.")
             table, (was, now), path = fixed
-            self._rewrite(ctx.camera, was, now)
+            if not self._rewrite(ctx.camera, was, now):
+                return self._problem("unexplained", f"Your {was} seems to be a {now}, but no draw or deal in "
+                                                    "the log brought it into the hand; the frame is skipped.")
             self._table = table
         new = [e for events, _ in path for e in events]
         if path:
@@ -963,27 +965,29 @@ class EventInferrer:
         self.events += new
         return new
 
-    def _rewrite(self, seat: int, was: str, now: str) -> None:
+    def _rewrite(self, seat: int, was: str, now: str) -> bool:
         """The camera player's ``was`` was ``now`` all along: the event that brought it into the hand (its
-        latest draw of ``was``, else the deal) is corrected, and :attr:`rereads` records it."""
-        from assistant.tiles import parse_tiles
-
-        tile = Tile.from_code(now)
+        latest draw of ``was``, else the deal) is corrected and :attr:`rereads` records it; False (nothing
+        changed) when no such event exists."""
         for k in range(len(self.events) - 1, -1, -1):
             ev = self.events[k]
             if ev.type in ("draw", "replacement_draw") and ev.seat == seat and ev.tile.code == was:
-                self.events[k] = replace(ev, tile=tile)
+                self.events[k] = replace(ev, tile=Tile.from_code(now))
                 break
             if ev.type == "deal":
                 main, _, bonus = ev.hands[seat].partition("|")
                 codes = [t.code for t in parse_tiles(main)]
-                if was in codes:
-                    codes[codes.index(was)] = now
-                    hands = list(ev.hands)
-                    hands[seat] = hand_text(codes, [t.code for t in parse_tiles(bonus)] if bonus.strip() else ())
-                    self.events[k] = replace(ev, hands=tuple(hands))
+                if was not in codes:
+                    return False
+                codes[codes.index(was)] = now
+                hands = list(ev.hands)
+                hands[seat] = hand_text(codes, [t.code for t in parse_tiles(bonus)] if bonus.strip() else ())
+                self.events[k] = replace(ev, hands=tuple(hands))
                 break
+        else:
+            return False
         self.rereads.append((self.frames, was, now))
+        return True
 
     def _deal(self, g: _Target, ctx: _Ctx) -> list[Event]:
         if not _fresh(g):

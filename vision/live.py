@@ -222,6 +222,8 @@ class LiveAnalyzer:
 
             recognizer = TileRecognizer()  # raises when the models are missing: the caller falls back
         self.recognizer = recognizer
+        # a TileRecognizer (not a stand-in): it can choose finer detector scales for small tiles
+        self._scaling = hasattr(recognizer, "scales_for")
         self.variant = variant
         self.camera_id = str(camera_id)
         self.calibration_dir = calibration_dir
@@ -458,13 +460,13 @@ class LiveAnalyzer:
         if mode == "full":
             with lock:
                 # finer scales for small tiles, kept for this camera's frames
-                auto_kw = {"auto": True, "sticky": True} if hasattr(rec, "scales_for") else {}
+                auto_kw = {"auto": True, "sticky": True} if self._scaling else {}
                 boxes = rec.detect_boxes(img, **scale_kw, **auto_kw)
             carried = np.zeros(len(boxes["obb"]), bool)
             prev_tid = np.full(len(boxes["obb"]), -1)
         elif mode == "local":
             with lock:
-                sticky_kw = {"sticky": True} if hasattr(rec, "scales_for") else {}
+                sticky_kw = {"sticky": True} if self._scaling else {}
                 new = rec.detect_boxes(img, regions=cores, context=tile_px * self.margin_tiles / 2, **scale_kw,
                                        **sticky_kw)
             boxes, carried, prev_tid = self._merge(prev, new, cores)
@@ -615,7 +617,7 @@ class LiveAnalyzer:
                        "detections": n, "classified": n_cls, "calibration": self._calibration_source,
                        "pass": mode, "reason": reason, "regions": len(cores or []), "changed": round(share, 4),
                        "scales": list(scales) if scales is not None else list(
-                           rec.scales_for(size) if hasattr(rec, "scales_for") else getattr(rec, "scales", ())),
+                           rec.scales_for(size) if self._scaling else getattr(rec, "scales", ())),
                        "rebuilt": rebuilt}
         self._result = {"tiles": tiles, "zones": [], "state": self._state, "event": self._last_event, "win": self._win,
                         "problems": problems + self._game_problems, "observation": observation,
@@ -716,7 +718,7 @@ class LiveAnalyzer:
         """The detector's scales for this camera: None (the recogniser's own) unless the calibration says that
         no tile face can reach the size a coarse scale adds (``COARSE_MIN_SIDE`` there), then without it."""
         rec = self.recognizer
-        scales = tuple(rec.scales_for(size) if hasattr(rec, "scales_for") else getattr(rec, "scales", ()) or ())
+        scales = tuple(rec.scales_for(size) if self._scaling else getattr(rec, "scales", ()) or ())
         if not self.skip_coarse or self.calibration is None or len(scales) < 2:
             return None
         cache = self._scales_cache

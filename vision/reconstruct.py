@@ -100,10 +100,10 @@ def _kind(code: str) -> int | None:
 
 def in_set(code: str, variant) -> bool:
     """Whether ``code`` can lie on a table of ``variant`` (its tile kinds; a red five only where it has them)."""
-    if code in ("bk", "none"):
+    if code == "none":
         return True
     kind = _kind(code)
-    if kind is None or kind not in variant.copies:
+    if kind is None or not variant.has_kind(kind):
         return False
     return code[0] != "0" or bool(variant.red_fives.get(kind, 0))
 
