@@ -159,3 +159,28 @@ def test_rescale_rules():
     assert r._rescale((1280, 720), (640, 320), boxes(20, n=3)) is None        # too few tiles to judge
     # back to the usual scales once the tiles are big again (the camera moved closer)
     assert r._rescale((1280, 720), (1280, 640), boxes(150)) == (640, 320)
+
+
+def test_tiles_missing_inside_a_hand_row_are_found(rec):
+    """The camera player's hand of a generated hand video with three tiles' boxes taken away (as a detector
+    misses tiles of a dense row): the row-gap pass proposes boxes there and reads the missing tiles."""
+    from datasets.hand_video import generate_hand_video
+
+    video = generate_hand_video("sanma", 1, view="top", framing="tiles")
+    frame = video.frames[10]
+    image = video.render(frame)
+    hand = sorted((lb for lb in frame.labels if lb["zone"] == "hand" and lb["seat"] == 0),
+                  key=lambda lb: np.mean(np.array(lb["corners"])[:, 0]))
+    assert len(hand) == 13
+    missing = {2, 6, 7}                       # one gap of one tile, one of two
+    kept = [lb for k, lb in enumerate(hand) if k not in missing]
+    obb = G.quad_to_obb(np.array([lb["corners"] for lb in kept], np.float64))
+    boxes = {"obb": obb, "quad": G.obb_to_quad(obb), "score": np.ones(len(obb)), "face_up": np.ones(len(obb))}
+    probs, flip = rec.classify(G.warp_crops(image, obb, G.CROP_SIZE), "sanma")
+    out, p, _ = rec.fill_row_gaps(image, boxes, probs, flip, "sanma")
+    added = out["score"] == 0
+    assert added.sum() == 3
+    found = sorted((float(x), KINDS[int(k)]) for x, k in zip(out["obb"][added, 0], p[added].argmax(1), strict=True))
+    want = sorted((float(np.mean(np.array(hand[k]["corners"])[:, 0])), hand[k]["code"]) for k in missing)
+    assert [c for _, c in found] == [c for _, c in want]
+    assert [x for x, _ in found] == pytest.approx([x for x, _ in want], abs=3.0)

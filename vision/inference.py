@@ -181,7 +181,8 @@ class TileRecognizer:
 
     def __init__(self, detector: str | os.PathLike = DETECTOR_PATH, classifier: str | os.PathLike = CLASSIFIER_PATH,
                  threads: int = 2, det_threshold: float = 0.3, nms_iou: float = 0.3, min_confidence: float = 0.0,
-                 scales: tuple[int, ...] = DETECT_SCALES, head: object = "auto", auto_scale: bool = False):
+                 scales: tuple[int, ...] = DETECT_SCALES, head: object = "auto", auto_scale: bool = False,
+                 fill_rows: bool = True):
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
         self.head = None  # a finetuned kind head (weight [56, F], bias [56]) replacing the shipped one
@@ -194,6 +195,7 @@ class TileRecognizer:
             self.head = head
         self.scales = tuple(scales)
         self.auto_scale = auto_scale
+        self.fill_rows = fill_rows   # propose boxes for tiles missed inside rows (vision.rows)
         self._auto: dict[tuple[int, int], tuple[int, ...]] = {}   # frame size -> the scales chosen for it
         self.det_threshold = det_threshold
         self.nms_iou = nms_iou
@@ -332,6 +334,29 @@ class TileRecognizer:
                              "re-export it with models.train_classifier")
         return self.cls.run(["features"], {"crops": G.to_input(crops)})[0]
 
+    def fill_row_gaps(self, image: np.ndarray, boxes: dict[str, np.ndarray], probs: np.ndarray, flip: np.ndarray,
+                      variant: str | None = None):
+        """Classified boxes plus the tiles found in the gaps of rows (:mod:`vision.rows`): boxes read as "not a
+        tile" are dropped first (a box straddling two tiles of a dense row is one), then a box is proposed at each
+        place of a row where a tile is missing, classified, and kept when read as a tile with confidence.
+        Kept proposals have detector score 0."""
+        from .rows import accept, row_gaps
+
+        keep = probs.argmax(1) != NONE_INDEX if len(probs) else np.zeros(0, bool)
+        boxes = {k: v[keep] for k, v in boxes.items()}
+        probs, flip = probs[keep], flip[keep]
+        extra = row_gaps(boxes["obb"])
+        if not len(extra):
+            return boxes, probs, flip
+        p, f = self.classify(G.warp_crops(image, extra, G.CROP_SIZE), variant)
+        ok = accept(p, NONE_INDEX)
+        extra, p, f = extra[ok], p[ok], f[ok]
+        merged = {"obb": np.concatenate([boxes["obb"], extra]),
+                  "quad": np.concatenate([boxes["quad"].reshape(-1, 4, 2), G.obb_to_quad(extra)]),
+                  "score": np.concatenate([boxes["score"], np.zeros(len(extra))]),
+                  "face_up": np.concatenate([boxes["face_up"], (p.argmax(1) != BACK_INDEX).astype(np.float64)])}
+        return merged, np.concatenate([probs, p]), np.concatenate([flip, f])
+
     # -- the whole path -----------------------------------------------------------------------------
     def recognize(self, image: np.ndarray, keep_none: bool = False, variant: str | None = None,
                   sticky: bool = False) -> Result:
@@ -348,6 +373,8 @@ class TileRecognizer:
             t1 = time.perf_counter()
             crops = G.warp_crops(img, boxes["obb"], G.CROP_SIZE)
             probs, flip = self.classify(crops, variant)
+            if self.fill_rows:
+                boxes, probs, flip = self.fill_row_gaps(img, boxes, probs, flip, variant)
             t2 = time.perf_counter()
         tiles = assemble(boxes, probs, flip, keep_none, self.min_confidence)
         t3 = time.perf_counter()

@@ -1,0 +1,78 @@
+"""vision.rows: boxes proposed where a row of like tiles has a tile missing."""
+
+import numpy as np
+import pytest
+
+from vision.rows import accept, row_gaps
+
+
+def _row(xs, y=100.0, w=24.0, h=32.0, theta=0.0):
+    return np.array([[x, y, w, h, theta] for x in xs], np.float64)
+
+
+def test_one_missing_tile_in_a_touching_row():
+    obb = _row([100, 125, 150, 200, 225])          # pitch 25, the tile at 175 missing
+    gaps = row_gaps(obb)
+    assert gaps.shape == (1, 5)
+    assert gaps[0, :2] == pytest.approx([175.0, 100.0])
+    assert gaps[0, 2:4] == pytest.approx([24.0, 32.0])
+
+
+def test_two_missing_tiles_are_both_proposed():
+    obb = _row([100, 125, 150, 225, 250])          # 175 and 200 missing
+    xs = sorted(row_gaps(obb)[:, 0])
+    assert xs == pytest.approx([175.0, 200.0])
+
+
+def test_axis_known_only_modulo_180():
+    # the same row with every other box's angle read upside down (the detector's angle is mod 180)
+    obb = _row([100, 125, 150, 200, 225])
+    obb[::2, 4] = 180.0
+    gaps = row_gaps(obb)
+    assert gaps[:, 0] == pytest.approx([175.0])
+
+
+def test_rotated_row():
+    t = np.radians(30.0)
+    right = np.array([np.cos(t), np.sin(t)])
+    pts = [np.array([300.0, 200.0]) + k * 25.0 * right for k in (0, 1, 2, 4, 5)]
+    obb = np.array([[p[0], p[1], 24.0, 32.0, 30.0] for p in pts])
+    gaps = row_gaps(obb)
+    assert len(gaps) == 1
+    assert gaps[0, :2] == pytest.approx(np.array([300.0, 200.0]) + 3 * 25.0 * right, abs=1e-6)
+
+
+def test_no_proposal_for_complete_rows_or_deliberate_gaps():
+    assert len(row_gaps(_row([100, 125, 150, 175]))) == 0
+    # a drawn tile set a little apart (0.4 pitch): not a missing tile
+    assert len(row_gaps(_row([100, 125, 150, 185]))) == 0
+    # a gap of four pitches is a separation (hand | melds), more than MAX_MISSING tiles
+    assert len(row_gaps(_row([100, 125, 150, 250, 275]))) == 0
+
+
+def test_unlike_ends_or_a_box_in_the_gap_stop_a_proposal():
+    obb = _row([100, 125, 150, 200, 225])
+    bigger = obb.copy()
+    bigger[3:, 2:4] *= 1.6                           # the far side are other, bigger tiles
+    assert len(row_gaps(bigger)) == 0
+    sideways = np.vstack([obb, [[175.0, 100.0, 32.0, 24.0, 90.0]]])   # a sideways tile fills the gap
+    assert len(row_gaps(sideways)) == 0
+    off_line = obb.copy()
+    off_line[3:, 1] += 20.0                          # the right part is another row
+    assert len(row_gaps(off_line)) == 0
+
+
+def test_two_rows_each_get_their_own_gap():
+    obb = np.vstack([_row([100, 125, 150, 200]), _row([400, 425, 475], y=300.0)])
+    got = sorted(map(tuple, np.round(row_gaps(obb)[:, :2], 6)))
+    assert got == [(175.0, 100.0), (450.0, 300.0)]
+
+
+def test_accept_needs_a_confident_tile_reading():
+    none = 3
+    probs = np.array([[0.9, 0.05, 0.0, 0.05],    # a tile, sure
+                      [0.45, 0.3, 0.0, 0.25],   # unsure and maybe not a tile
+                      [0.1, 0.0, 0.0, 0.9],     # not a tile
+                      [0.0, 0.6, 0.1, 0.3]])    # a back read with 0.6 but "none" at 0.3
+    assert accept(probs, none).tolist() == [True, False, False, False]
+    assert accept(np.zeros((0, 4)), none).shape == (0,)
