@@ -178,9 +178,8 @@ def test_tiles_missing_inside_a_hand_row_are_found(rec):
     boxes = {"obb": obb, "quad": G.obb_to_quad(obb), "score": np.ones(len(obb)), "face_up": np.ones(len(obb))}
     probs, flip = rec.classify(G.warp_crops(image, obb, G.CROP_SIZE), "sanma")
     out, p, _ = rec.fill_row_gaps(image, boxes, probs, flip, "sanma")
-    added = out["score"] == 0
-    assert added.sum() == 3
-    found = sorted((float(x), KINDS[int(k)]) for x, k in zip(out["obb"][added, 0], p[added].argmax(1), strict=True))
-    want = sorted((float(np.mean(np.array(hand[k]["corners"])[:, 0])), hand[k]["code"]) for k in missing)
-    assert [c for _, c in found] == [c for _, c in want]
-    assert [x for x, _ in found] == pytest.approx([x for x, _ in want], abs=3.0)
+    assert (out["score"] == 0).sum() >= 3          # the three missing (and maybe a re-read unsure one)
+    got = sorted((float(x), KINDS[int(k)]) for x, k in zip(out["obb"][:, 0], p.argmax(1), strict=True))
+    want = [(float(np.mean(np.array(lb["corners"])[:, 0])), lb["code"]) for lb in hand]
+    assert [c for _, c in got] == [c for _, c in want]
+    assert [x for x, _ in got] == pytest.approx([x for x, _ in want], abs=3.0)

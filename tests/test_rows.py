@@ -76,3 +76,28 @@ def test_accept_needs_a_confident_tile_reading():
                       [0.0, 0.6, 0.1, 0.3]])    # a back read with 0.6 but "none" at 0.3
     assert accept(probs, none).tolist() == [True, False, False, False]
     assert accept(np.zeros((0, 4)), none).shape == (0,)
+
+
+def test_a_row_on_its_lattice_mends_a_box_astride_two_tiles():
+    """A dense row of 8 tiles at pitch 25: the detector found tiles 0, 1, 3, 6, 7 surely, one unsure box astride
+    tiles 4 and 5, and none at 2. The lattice has a slot at every tile (and two beyond each end); the astride
+    box stands between slots."""
+    from vision.rows import row_lattices
+
+    xs = [100, 125, 175, 212.5, 250, 275]
+    obb = _row(xs)
+    conf = np.array([0.95, 0.9, 0.9, 0.3, 0.95, 0.9])
+    (lat,) = row_lattices(obb, conf)
+    assert lat.pitch == pytest.approx(25.0)
+    first = lat.slot_of[0]                       # slot numbers count from the fitted phase
+    assert lat.ks == list(range(first - 2, first + 10))
+    assert lat.slots[:, 0] == pytest.approx([50.0 + 25.0 * k for k in range(12)])
+    assert lat.slots[:, 1] == pytest.approx([100.0] * 12)
+    assert [None if k is None else k - first for k in lat.slot_of] == [0, 1, 3, None, 6, 7]
+
+
+def test_no_lattice_without_enough_sure_boxes():
+    from vision.rows import row_lattices
+
+    obb = _row([100, 125, 150, 175, 200])
+    assert row_lattices(obb, np.array([0.9, 0.9, 0.9, 0.3, 0.2])) == []

@@ -336,26 +336,21 @@ class TileRecognizer:
 
     def fill_row_gaps(self, image: np.ndarray, boxes: dict[str, np.ndarray], probs: np.ndarray, flip: np.ndarray,
                       variant: str | None = None):
-        """Classified boxes plus the tiles found in the gaps of rows (:mod:`vision.rows`): boxes read as "not a
-        tile" are dropped first (a box straddling two tiles of a dense row is one), then a box is proposed at each
-        place of a row where a tile is missing, classified, and kept when read as a tile with confidence.
-        Kept proposals have detector score 0."""
-        from .rows import accept, row_gaps
+        """Classified boxes completed along their rows (:func:`vision.rows.complete_rows`): boxes read as "not a
+        tile" or replaced by a better reading of their row's slot are dropped, tiles the detector missed in a row
+        are added (detector score 0)."""
+        from .rows import complete_rows
 
-        keep = probs.argmax(1) != NONE_INDEX if len(probs) else np.zeros(0, bool)
+        keep, add_obb, add_p, add_f = complete_rows(image, boxes["obb"], probs, lambda c: self.classify(c, variant))
         boxes = {k: v[keep] for k, v in boxes.items()}
         probs, flip = probs[keep], flip[keep]
-        extra = row_gaps(boxes["obb"])
-        if not len(extra):
+        if not len(add_obb):
             return boxes, probs, flip
-        p, f = self.classify(G.warp_crops(image, extra, G.CROP_SIZE), variant)
-        ok = accept(p, NONE_INDEX)
-        extra, p, f = extra[ok], p[ok], f[ok]
-        merged = {"obb": np.concatenate([boxes["obb"], extra]),
-                  "quad": np.concatenate([boxes["quad"].reshape(-1, 4, 2), G.obb_to_quad(extra)]),
-                  "score": np.concatenate([boxes["score"], np.zeros(len(extra))]),
-                  "face_up": np.concatenate([boxes["face_up"], (p.argmax(1) != BACK_INDEX).astype(np.float64)])}
-        return merged, np.concatenate([probs, p]), np.concatenate([flip, f])
+        boxes = {"obb": np.concatenate([boxes["obb"], add_obb]),
+                 "quad": np.concatenate([boxes["quad"].reshape(-1, 4, 2), G.obb_to_quad(add_obb)]),
+                 "score": np.concatenate([boxes["score"], np.zeros(len(add_obb))]),
+                 "face_up": np.concatenate([boxes["face_up"], (add_p.argmax(1) != BACK_INDEX).astype(np.float64)])}
+        return boxes, np.concatenate([probs, add_p]), np.concatenate([flip, add_f])
 
     # -- the whole path -----------------------------------------------------------------------------
     def recognize(self, image: np.ndarray, keep_none: bool = False, variant: str | None = None,

@@ -10,6 +10,8 @@ between a hand and its melds, cloth) or read without confidence is dropped by :f
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 MAX_MISSING = 2          # proposals per gap at most (a longer gap is a deliberate separation)
@@ -29,6 +31,22 @@ def _axes(theta_deg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return right, up
 
 
+def _neighbours(u: np.ndarray, v: np.ndarray, w: np.ndarray, h: np.ndarray) -> list[tuple[int, int]]:
+    """(i, j): j is the nearest box on one side of i along i's width axis, roughly on its line (the axis is only
+    known modulo 180 degrees: both sides), whatever its kind (a gap is only a gap when nothing lies in it)."""
+    n = len(w)
+    near = np.abs(v) < 0.6 * h[:, None]
+    np.fill_diagonal(near, False)
+    out = []
+    for side in (1.0, -1.0):
+        ahead = near & (side * u > 0.3 * w[:, None])
+        dist = np.where(ahead, side * u, np.inf)
+        j = np.argmin(dist, axis=1)
+        has = np.isfinite(dist[np.arange(n), j])
+        out += [(int(i), int(j[i])) for i in np.nonzero(has)[0]]
+    return out
+
+
 def row_gaps(obb: np.ndarray, max_missing: int = MAX_MISSING) -> np.ndarray:
     """Proposed boxes [M, 5] (cx, cy, w, h, theta) for tiles missing between the boxes ``obb`` [N, 5]
     (theta modulo 180 or 360: only the axis counts). Each gap is proposed once."""
@@ -45,17 +63,10 @@ def row_gaps(obb: np.ndarray, max_missing: int = MAX_MISSING) -> np.ndarray:
     alike = ((np.abs(w[None, :] / w[:, None] - 1) < SIZE_TOL) & (np.abs(h[None, :] / h[:, None] - 1) < SIZE_TOL)
              & (dtheta < ANGLE_TOL))
     on_line = np.abs(v) < LATERAL_TOL * h[:, None]
-    # each box's nearest neighbour on either side of its line (the axis is only known modulo 180 degrees),
-    # whatever its kind: a gap is only a gap when nothing lies in it
     pairs: list[tuple[int, int]] = []
-    for i in range(n):
-        for side in (1.0, -1.0):
-            ahead = (side * u[i] > 0.3 * w[i]) & (np.abs(v[i]) < 0.6 * h[i])
-            ahead[i] = False
-            if ahead.any():
-                j = int(np.argmin(np.where(ahead, side * u[i], np.inf)))
-                if alike[i, j] and on_line[i, j] and (min(i, j), max(i, j)) not in pairs:
-                    pairs.append((min(i, j), max(i, j)))
+    for i, j in _neighbours(u, v, w, h):
+        if alike[i, j] and on_line[i, j] and (min(i, j), max(i, j)) not in pairs:
+            pairs.append((min(i, j), max(i, j)))
     # rows: boxes joined by neighbour pairs; a row's pitch (centre to centre of touching tiles, in pixels) is
     # the median of its pair distances (most neighbours touch; a box off-centre or a gap moves it little)
     root = list(range(n))
@@ -103,4 +114,217 @@ def accept(probs: np.ndarray, none_index: int) -> np.ndarray:
     return (tiles.max(1) >= MIN_CONFIDENCE) & (probs[:, none_index] <= MAX_NONE)
 
 
-__all__ = ["accept", "row_gaps"]
+
+
+# --------------------------------------------------------------------------- whole rows on a lattice
+
+LATTICE_MIN = 4            # a row needs this many confidently read boxes to be put on a lattice
+SURE = 0.6                 # a reading this confident is never replaced
+INLIER = 0.3               # a box within this share of the pitch of a slot stands in it
+EXTEND = 2                 # slots tried beyond each end of a row
+EXTEND_SURE = 0.85         # ... taken only when read this surely
+
+
+@dataclass
+class Lattice:
+    """Evenly spaced slots along one row of tiles: ``slots`` [K, 5] boxes for slot numbers ``ks``; ``members``
+    the boxes of the row and ``slot_of`` each one's slot number (None: between slots)."""
+
+    slots: np.ndarray
+    ks: list[int]
+    members: list[int]
+    slot_of: list[int | None]
+    pitch: float
+
+
+def _rows(obb: np.ndarray, size_tol: float, angle_tol: float, lateral_tol: float) -> list[list[int]]:
+    """Boxes joined into rows: chains of nearest neighbours on a common line with axes alike."""
+    n = len(obb)
+    c, w, h = obb[:, :2], obb[:, 2], obb[:, 3]
+    right, up = _axes(obb[:, 4])
+    d = c[None, :, :] - c[:, None, :]
+    u = np.einsum("ijk,ik->ij", d, right)
+    v = np.einsum("ijk,ik->ij", d, up)
+    dtheta = np.abs((obb[None, :, 4] - obb[:, None, 4] + 90.0) % 180.0 - 90.0)
+    size = np.sqrt(w * h)
+    alike = (np.abs(size[None, :] / size[:, None] - 1) < size_tol) & (dtheta < angle_tol)
+    root = list(range(n))
+
+    def find(a: int) -> int:
+        while root[a] != a:
+            root[a] = root[root[a]]
+            a = root[a]
+        return a
+
+    for i, j in _neighbours(u, v, w, h):
+        if alike[i, j] and abs(v[i, j]) < lateral_tol * h[i] and abs(u[i, j]) < 3.5 * w[i]:
+            root[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def row_lattices(obb: np.ndarray, confidence: np.ndarray, backs: np.ndarray | None = None) -> list[Lattice]:
+    """Lattices of the rows with at least ``LATTICE_MIN`` boxes read with confidence ``SURE`` (``confidence``
+    [N]: each box's reading, 0 for "not a tile"): pitch and phase fitted to the confident boxes, slots from
+    ``EXTEND`` before the first member to ``EXTEND`` after the last, never past a box standing between slots.
+    A row mostly of backs (``backs`` [N] bool: read as a back; a wall) is not extended."""
+    obb = np.asarray(obb, np.float64).reshape(-1, 5)
+    confidence = np.asarray(confidence, np.float64)
+    out = []
+    if len(obb) < LATTICE_MIN:
+        return out
+    for row in _rows(obb, 0.5, 20.0, 0.45):
+        sure = [i for i in row if confidence[i] >= SURE]
+        if len(sure) < LATTICE_MIN:
+            continue
+        c = obb[row, :2]
+        centre = c.mean(0)
+        _, _, vt = np.linalg.svd(c - centre)
+        e = vt[0]
+        if e[0] < 0 or (abs(e[0]) < 1e-9 and e[1] < 0):
+            e = -e
+        t = (c - centre) @ e
+        s = (c - centre) @ np.array([-e[1], e[0]])
+        ts = np.array([t[row.index(i)] for i in sure])
+        wts = confidence[sure]
+        width = float(np.median(obb[sure, 2]))
+        # grid search of pitch and phase: the confident boxes' weighted closeness to their slots
+        ps = np.linspace(0.65 * width, 1.25 * width, 49)[:, None, None]
+        phis = ps * (np.arange(24) / 24.0)[None, :, None]
+        r = (ts[None, None, :] - phis + ps / 2) % ps - ps / 2
+        score = np.sum(wts * np.clip(1 - np.abs(r) / (INLIER * ps), 0, None), axis=2)
+        bi, bj = np.unravel_index(int(np.argmax(score)), score.shape)   # first best: the shortest pitch
+        p, phi = float(ps[bi, 0, 0]), float(phis[bi, bj, 0])
+        # refine on the inliers: t = phi + k p by least squares
+        k_sure = np.round((ts - phi) / p)
+        inl = np.abs(ts - phi - k_sure * p) < INLIER * p
+        if inl.sum() < max(LATTICE_MIN, int(np.ceil(0.7 * len(sure)))):
+            continue
+        if len(np.unique(k_sure[inl])) >= 2:
+            A = np.stack([np.ones(int(inl.sum())), k_sure[inl]], 1)
+            phi, p = np.linalg.lstsq(A, ts[inl], rcond=None)[0]
+        if not 0.6 * width <= p <= 1.3 * width:
+            continue
+        k_all = np.round((t - phi) / p).astype(int)
+        slot_of = [int(k) if abs(tt - phi - k * p) < INLIER * p else None for tt, k in zip(t, k_all, strict=True)]
+        k_in = [k for k in slot_of if k is not None]
+        lo, hi = min(k_in), max(k_in)
+        # confident boxes between slots (a meld's sideways tile) bound the extension
+        off = [tt for i, tt, k in zip(row, t, slot_of, strict=True) if k is None and confidence[i] >= SURE]
+        ext = 0 if backs is not None and 2 * int(np.sum(backs[row])) > len(row) else EXTEND
+        lo_ext, hi_ext = lo - ext, hi + ext
+        for tt in off:
+            k = (tt - phi) / p
+            if k < lo:
+                lo_ext = max(lo_ext, int(np.floor(k)) + 1)
+            elif k > hi:
+                hi_ext = min(hi_ext, int(np.ceil(k)) - 1)
+        ks = list(range(lo_ext, hi_ext + 1))
+        line_s = float(np.median(s))
+        tw = min(width, p)
+        aspect = float(np.clip(np.median(obb[sure, 3] / obb[sure, 2]), 1.0, 1.6))
+        theta = float(np.degrees(np.arctan2(e[1], e[0])) % 180.0)   # a box's width axis runs along its row
+        normal = np.array([-e[1], e[0]])
+        slots = np.array([[*(centre + (phi + k * p) * e + line_s * normal), tw, tw * aspect, theta] for k in ks])
+        out.append(Lattice(slots.reshape(-1, 5), ks, row, slot_of, float(p)))
+    return out
+
+
+def complete_rows(image: np.ndarray, obb: np.ndarray, probs: np.ndarray, classify, none_index: int | None = None,
+                  back_index: int | None = None, sure: np.ndarray | None = None):
+    """Complete the rows of classified boxes ``obb`` [N, 5] (``probs`` [N, K]; ``classify(crops) -> (probs,
+    flip)`` reads new boxes):
+
+    1. rows of at least ``LATTICE_MIN`` confidently read boxes are put on a lattice (:func:`row_lattices`);
+       a slot read as a tile with confidence (:func:`accept`) takes the place of the unsure or "not a tile"
+       boxes standing in it (a box astride two tiles of a dense row is one) and of unsure boxes between it and
+       its neighbours; an empty slot read so is added (a tile the detector missed); beyond a row's ends only
+       a sure reading of a face, for a row mostly of faces, where no kept box lies;
+    2. boxes read as "not a tile" go, and a box is proposed at each place of a shorter row where tiles are
+       missing (:func:`row_gaps`), kept when read as a tile with confidence.
+
+    ``sure`` [N] bool: boxes never replaced (a tracked tile whose reading is settled). Returns (keep [N] bool,
+    added boxes [M, 5], their probabilities [M, K], their flip probabilities [M])."""
+    from .geometry import CROP_SIZE, warp_crops
+
+    obb = np.asarray(obb, np.float64).reshape(-1, 5)
+    n = len(obb)
+    k_all = probs.shape[1] if n else 0
+    if none_index is None or back_index is None:
+        from .inference import BACK_INDEX, NONE_INDEX
+
+        none_index = NONE_INDEX if none_index is None else none_index
+        back_index = BACK_INDEX if back_index is None else back_index
+    empty = (np.zeros((0, 5)), np.zeros((0, k_all)), np.zeros(0))
+    if n == 0:
+        return np.zeros(0, bool), *empty
+    tile_p = probs.copy()
+    tile_p[:, none_index] = 0.0
+    is_none = probs.argmax(1) == none_index
+    conf = np.where(is_none, 0.0, tile_p.max(1))
+    if sure is not None:
+        conf = np.where(sure, 1.0, conf)
+        is_none &= ~sure
+    keep = ~is_none
+    added_obb, added_p, added_f = [], [], []
+    is_back = probs.argmax(1) == back_index
+    lattices = row_lattices(obb, conf, is_back)
+    # the slots worth reading: empty ones and those where only unsure boxes stand
+    todo = []       # (lattice, slot number, slot box, boxes standing there)
+    for lat in lattices:
+        by_slot: dict[int, list[int]] = {}
+        for i, k in zip(lat.members, lat.slot_of, strict=True):
+            if k is not None:
+                by_slot.setdefault(k, []).append(i)
+        for j, k in enumerate(lat.ks):
+            here = by_slot.get(k, [])
+            if max((conf[i] for i in here), default=0.0) < SURE:
+                todo.append((lat, k, lat.slots[j], here, min(by_slot), max(by_slot)))
+    if todo:
+        slots = np.array([t[2] for t in todo])
+        sp, sf = classify(warp_crops(image, slots, CROP_SIZE))
+        ok = accept(sp, none_index)
+        s_tile = sp.copy()
+        s_tile[:, none_index] = 0.0
+        s_conf = s_tile.max(1)
+        centres = obb[:, :2]
+        taken: dict[int, list[int]] = {}
+        for g, (lat, k, _, here, lo, hi) in enumerate(todo):
+            if not ok[g] or s_conf[g] <= max((conf[i] for i in here), default=0.0):
+                continue
+            if not lo <= k <= hi:
+                # beyond a row of faces: a sure reading of a face (cloth next to a row can pass for a back),
+                # where no tile of another row lies
+                if s_conf[g] < EXTEND_SURE or sp[g].argmax() == back_index:
+                    continue
+                if ((np.linalg.norm(centres - slots[g, :2], axis=1) < 0.6 * lat.pitch) & keep).any():
+                    continue
+            keep[here] = False
+            taken.setdefault(id(lat), []).append(g)
+            added_obb.append(slots[g])
+            added_p.append(sp[g])
+            added_f.append(sf[g])
+        for lat in lattices:   # unsure boxes between slots that a taken slot covers go
+            gs = taken.get(id(lat))
+            if not gs:
+                continue
+            for i, k in zip(lat.members, lat.slot_of, strict=True):
+                if k is None and conf[i] < SURE and np.min(
+                        np.linalg.norm(slots[gs, :2] - centres[i], axis=1)) < 0.6 * lat.pitch:
+                    keep[i] = False
+    now = np.concatenate([obb[keep], np.array(added_obb).reshape(-1, 5)])
+    extra = row_gaps(now)
+    if len(extra):
+        p, f = classify(warp_crops(image, extra, CROP_SIZE))
+        ok = accept(p, none_index)
+        added_obb += list(extra[ok])
+        added_p += list(p[ok])
+        added_f += list(f[ok])
+    if not added_obb:
+        return keep, *empty
+    return keep, np.array(added_obb), np.array(added_p), np.array(added_f)
+
+
+__all__ = ["Lattice", "accept", "complete_rows", "row_gaps", "row_lattices"]
