@@ -94,3 +94,31 @@ def test_believed_detections_feed_the_reconstruction():
     out = believed_detections(dets, tracks)
     # the first tile as corrected; the second keeps 7z (the one-frame 6z does not win the vote)
     assert [d["code"] for d in out] == ["0p", "7z"] and out[0]["corners"] == dets[0]["corners"]
+
+
+def test_a_fresh_reading_of_another_tile_where_one_lay_makes_the_track_unsure():
+    """A row slid: a neighbour now lies (almost) where the 3p lay. Read where the picture changed, it is a 4p:
+    the track is not stable (its 3p is no longer trusted) until 4p has won stable_frames frames."""
+    tr = TileTracker(stable_frames=3, window=7)
+    t = feed(tr, ["3p"] * 5)[0]
+    assert t.believed == "3p" and t.stable
+    tr.update(A + 1.0, [True], ["4p"], [0.9], fresh=[True])
+    assert t.believed == "3p" and not t.stable          # the old votes are gone: 4p leads, not yet believed
+    tr.update(A + 1.0, [True], ["4p"], [0.9], fresh=[True])
+    assert not t.stable
+    tr.update(A + 1.0, [True], ["4p"], [0.9], fresh=[True])
+    assert t.believed == "4p" and t.stable
+    # without ``fresh`` (the picture did not change there) a single other reading is only a flicker
+    tr.update(A + 1.0, [True], ["5p"], [0.9])
+    assert t.believed == "4p" and t.stable
+
+
+def test_a_moved_tile_votes_again():
+    """Five 3p votes, then the tile moves a tile width's share and reads 4p three times: 4p is believed at
+    once after stable_frames (the 3p votes from before the move do not outvote it)."""
+    tr = TileTracker(tile_mm=26.0, stable_frames=3, window=7, match_radius=0.45, move_tolerance=0.2)
+    t = feed(tr, ["3p"] * 5)[0]
+    moved = A + np.array([[8.0, 0.0]])                   # 8 mm: more than 0.2 x 26 mm, within the match radius
+    for _ in range(3):
+        tr.update(moved, [True], ["4p"], [0.9])
+    assert t.believed == "4p" and t.stable

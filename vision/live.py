@@ -52,7 +52,7 @@ import cv2
 import numpy as np
 
 from . import geometry as G
-from .rows import accept, row_gaps
+from .rows import complete_rows
 from .inference import BACK_INDEX, COARSE_MIN_SIDE, KINDS, NONE_INDEX, empty_boxes, normalize_image
 from .tracking import TileTracker
 
@@ -512,6 +512,10 @@ class LiveAnalyzer:
         xy = self._positions(centres, boxes)
         plan = self.tracker.plan(xy, det_up)
         need = np.asarray(plan.classify, bool) if n else np.zeros(0, bool)
+        if n and (mode == "local" or reason == "large change"):
+            # where the picture changed, a tile may be another one even where it lies in the same place (a row
+            # slides when a tile is taken out or put in, and a neighbour lands where a tile was): read again
+            need |= ~carried
         # boxes the classifier called "not a tile" at the same place lately are not classified again until
         # the memory expires (NOT_TILE_FRAMES)
         self._not_tiles = [(p, f) for p, f in self._not_tiles if self._frames - f < NOT_TILE_FRAMES]
@@ -531,35 +535,41 @@ class LiveAnalyzer:
         best = probs.argmax(1) if n else np.zeros(0, int)
         keep = [i for i in range(n) if not (classified[i] and best[i] == NONE_INDEX) and not skipped[i]]
         if mode != "replay" and getattr(rec, "fill_rows", False) and keep:
-            # tiles missed inside rows (vision.rows): proposals between the kept boxes, read at once
-            extra = self._row_gap_boxes(boxes["obb"][keep])
-            if len(extra):
+            # rows completed (vision.rows): tiles the detector missed in a row are added, boxes astride two tiles
+            # replaced; tracked tiles that were not read again this frame are taken as they are
+            row_probs = probs.copy()
+            row_probs[skipped] = 0.0
+            row_probs[skipped, NONE_INDEX] = 1.0
+            mask = _kind_mask(self.variant)[None, :]
+
+            def read(crops):
                 tc = time.perf_counter()
-                crops = G.warp_crops(img, extra, G.CROP_SIZE)
                 with lock:
                     p_new, f_new = rec.classify(crops)
                 cls_s[0] += time.perf_counter() - tc
-                m = len(extra)
+                return np.where(mask, p_new, 0.0), f_new
+
+            row_keep, extra, p_new, f_new = complete_rows(img, boxes["obb"], row_probs, read,
+                                                          sure=~classified & ~skipped)
+            keep = [i for i in keep if row_keep[i]]
+            m = len(extra)
+            if m:
                 quads_new = G.obb_to_quad(extra)
                 boxes = {"obb": np.concatenate([boxes["obb"], extra]),
                          "quad": np.concatenate([boxes["quad"].reshape(-1, 4, 2), quads_new]),
                          "score": np.concatenate([boxes["score"], np.zeros(m)]),
-                         "face_up": np.concatenate([boxes["face_up"], np.ones(m)])}
+                         "face_up": np.concatenate([boxes["face_up"], (p_new.argmax(1) != BACK_INDEX).astype(float)])}
                 xy = np.concatenate([xy, self._positions(quads_new.mean(1), boxes)])
-                det_up = np.concatenate([det_up, np.ones(m, bool)])
+                det_up = np.concatenate([det_up, p_new.argmax(1) != BACK_INDEX])
                 raw = np.concatenate([raw, p_new])
-                masked = np.where(_kind_mask(self.variant)[None, :], p_new, 0.0)
-                probs = np.concatenate([probs, masked])
+                probs = np.concatenate([probs, p_new])
                 flip = np.concatenate([flip, f_new])
                 classified = np.concatenate([classified, np.ones(m, bool)])
                 replayed = np.concatenate([replayed, np.zeros(m, bool)])
                 carried = np.concatenate([carried, np.zeros(m, bool)])
                 prev_tid = np.concatenate([prev_tid, np.full(m, -1)])
                 best = probs.argmax(1)
-                ok = accept(masked, NONE_INDEX)
-                # a proposal read as no tile is remembered as such (not proposed again for a while)
-                best[n:][~ok] = NONE_INDEX
-                keep += [n + k for k in range(m) if ok[k]]
+                keep += list(range(n, n + m))
                 n += m
         self._not_tiles += [(xy[i].copy(), self._frames) for i in range(n)
                             if classified[i] and best[i] == NONE_INDEX]
@@ -571,7 +581,9 @@ class LiveAnalyzer:
             else:
                 codes.append(None)
                 confs.append(1.0)
-        tracks = self.tracker.update(xy[keep], det_up[keep], codes, confs)
+        tracks = self.tracker.update(xy[keep], det_up[keep], codes, confs,
+                                     fresh=[not carried[i] and mode != "full" or reason == "large change"
+                                            for i in keep])
         obbs = boxes["obb"][keep].copy() if keep else np.zeros((0, 5))
         for j, (i, t) in enumerate(zip(keep, tracks, strict=True)):
             info = self._info.setdefault(t.track_id, {})
@@ -655,18 +667,6 @@ class LiveAnalyzer:
                         "problems": problems + self._game_problems, "observation": observation,
                         "timing": dict(self.timing), "stable": settled}
         return dict(self._result)
-
-    def _row_gap_boxes(self, obb: np.ndarray) -> np.ndarray:
-        """Proposals for tiles missed inside rows of the boxes ``obb`` (:func:`vision.rows.row_gaps`), less those
-        at a place read as "not a tile" lately."""
-        extra = row_gaps(obb)
-        if not len(extra) or not self._not_tiles:
-            return extra
-        xy = self._positions(extra[:, :2], {"obb": obb})
-        known = np.array([p for p, _ in self._not_tiles])
-        near = np.linalg.norm(xy[:, None, :] - known[None], axis=2).min(1) <= (
-            self.tracker.move_tolerance * self.tracker.tile_mm)
-        return extra[~near]
 
     def _follow_game(self, observation: dict) -> None:
         """Feed a changed stable observation to the hand being followed (its problems are kept in

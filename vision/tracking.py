@@ -131,15 +131,19 @@ class TileTracker:
         return Plan(ids, need)
 
     # ------------------------------------------------------------------ update
-    def update(self, xy: np.ndarray, face_up=None, codes=None, confidences=None, frame: int | None = None
-               ) -> list[Track]:
+    def update(self, xy: np.ndarray, face_up=None, codes=None, confidences=None, frame: int | None = None,
+               fresh=None) -> list[Track]:
         """Feed one frame: table positions (N x 2), face_up flags, codes (None where the classifier was not
-        run) and confidences. Returns the track of each detection, in order."""
+        run) and confidences. ``fresh``: detections where the picture changed since the last frame; a fresh
+        reading other than the track's believed code makes the track unsure (its vote starts again, and it
+        is not stable until a code wins ``stable_frames`` frames): another tile may lie where this one lay.
+        Returns the track of each detection, in order."""
         xy = np.asarray(xy, np.float64).reshape(-1, 2)
         n = len(xy)
         self.frame = self.frame + 1 if frame is None else int(frame)
         face_up = [True] * n if face_up is None else [bool(f) for f in face_up]
         codes = [None] * n if codes is None else list(codes)
+        fresh = [False] * n if fresh is None else [bool(f) for f in fresh]
         confidences = [1.0] * n if confidences is None else [float(c) for c in confidences]
         ids = self._associate(xy)
         out = []
@@ -158,8 +162,17 @@ class TileTracker:
                     t.face_up = face_up[i]
                     t.moved = True
                 if np.linalg.norm(xy[i] - t.anchor) > self.move_tolerance * self.tile_mm:
+                    if not t.moved:
+                        # the readings from before it moved may be of another tile (tiles of a row slide when one
+                        # is taken out or put in, and the nearest track takes a neighbour's place): the vote
+                        # starts again; the believed code stays until a new one wins stable_frames frames
+                        t.votes.clear()
                     t.moved = True
                 t.xy = xy[i].copy()
+                if fresh[i] and codes[i] is not None and t.code is not None and codes[i] != t.code \
+                        and t.corrected is None and not t.moved:
+                    t.votes.clear()
+                    t.moved = True
             t.last_frame = self.frame
             t.hits += 1
             self._observe(t, codes[i], confidences[i])
