@@ -11,10 +11,14 @@ import pytest
 from test_hand_video import video as generated
 
 from assistant.play import Deal, Draw, ExhaustiveDraw, Reveal, Ron, Tsumo, replay
+from assistant.variants import get_variant
 from datasets.hand_video import generate_hand_video
 from vision.eval_video import compare_logs, frame_observations, infer
 from vision.events import EventInferrer
 from vision.observation import TableObservation
+from vision.reconstruct import check
+
+SANMA = get_variant("sanma")
 
 # (variant, seed, live wall) -> what the hand shows; whole hands, some on a short wall to keep the test fast
 HANDS = {
@@ -188,6 +192,55 @@ def test_a_few_faces_read_in_a_hand_seen_from_behind_change_nothing():
               for i, o in enumerate(observations)]
     inf = infer(video, stream)
     assert inf.events == expected and not inf.problems
+
+
+def test_a_few_tops_read_as_faces_with_no_back_found_change_nothing():
+    """Only one or two tops of a standing hand found, read as white dragons (no back among them): no hand laid
+    down (too few tiles for one), the hand stays hidden and the frames are used."""
+    video, observations, expected = hand("sanma", 10, 12)
+    pos = _hidden_position(video, observations[14])
+
+    def tops(d):
+        _seat(d, pos)["hand"] = ["5z"] * (1 + d["seats"].index(_seat(d, pos)) % 2)
+        _seat(d, pos)["hand_state"] = "faces"
+
+    stream = [_with(o, tops) if 14 <= i <= 16 and _seat(o.to_dict(), pos)["hand"] else o
+              for i, o in enumerate(observations)]
+    observed = [o for o in stream[14:17]]
+    assert all(any(p.kind == "hand_size" for p in check(o, SANMA)) for o in observed)  # reported ...
+    inf = infer(video, stream)
+    assert inf.events == expected and not inf.problems                               # ... and not blocking
+
+
+def test_a_loose_tile_does_not_stop_the_frame():
+    """A marker on the cloth read as a tile lies where no tile belongs: left out (reported), the frame is used."""
+    video, observations, expected = hand("sanma", 10, 12)
+
+    def loose(d):
+        d["unplaced"] = [{"code": "5z", "table_xy": [-200.0, 40.0], "zone": "discards", "position": 0}]
+
+    stream = list(observations)
+    stream[14] = _with(observations[14], loose)
+    assert [p.kind for p in check(stream[14], SANMA)] == ["unplaced"]
+    inf = infer(video, stream)
+    assert inf.events == expected and not inf.problems
+
+
+def test_a_loose_tile_makes_no_fifth_copy():
+    video, observations, _ = hand("sanma", 10, 12)
+    hand0 = observations[14].seat(0).hand
+    code = hand0[0]
+
+    def four_and_a_loose_one(d):
+        _seat(d, video.order[1])["discards"].extend([code] * (4 - hand0.count(code)))
+        d["unplaced"] = [{"code": code, "table_xy": [-200.0, 40.0], "zone": "discards", "position": 0}]
+
+    obs = _with(observations[14], four_and_a_loose_one)
+    assert [p.kind for p in check(obs, SANMA)] == ["unplaced"]
+    obs.unplaced.clear()
+    _seat_obs = next(s for s in obs.seats if s.position == video.order[1])
+    _seat_obs.discards.append(code)                       # a fifth copy placed in a row is a problem
+    assert [p.kind for p in check(obs, SANMA)] == ["too_many_copies"]
 
 
 def test_a_hidden_hand_mostly_face_up_is_a_problem():

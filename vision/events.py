@@ -220,6 +220,9 @@ def _target(obs: TableObservation, ctx: _Ctx) -> _Target:
         melds = tuple(_Meld(m.type, tuple(m.tiles), m.sideways, m.source, m.added, m.concealed,
                             tuple(m.stands_for or m.tiles)) for m in s.melds)
         hand = tuple(s.hand)
+        if pos != ctx.order[ctx.camera] and _tops(hand, len(s.melds)):
+            hand = ("bk",) * len(hand)          # a hidden hand's tops read as faces
+            s = replace(s, hand_state="backs")
         state = s.hand_state if s.hand_state in ("faces", "backs", "mixed") else (
             "unseen" if not hand else "backs" if all(c == "bk" for c in hand) else "faces" if "bk" not in hand
             else "mixed")
@@ -775,6 +778,27 @@ def explain(t: _Table, g: _Target, ctx: _Ctx, max_nodes: int = 20000) -> list[tu
 
 # --------------------------------------------------------------------------- checks: plain-words problems
 
+#: observation problems that do not stop a frame from being followed (the page still shows them): a tile
+#: lying where no tile belongs was left out of the table
+ADVISORY = frozenset({"unplaced"})
+#: another player's hand showing fewer faces than this (counting 3 per meld) and no backs is no hand laid down:
+#: the tops of its standing tiles read as faces (a white dragon looks much like a tile's top)
+TOPS_BELOW = 10
+
+
+def _tops(hand: Sequence[str], melds: int) -> bool:
+    return bool(hand) and "bk" not in hand and len(hand) + 3 * melds < TOPS_BELOW
+
+
+def _blocking(p, obs: TableObservation, ctx: _Ctx) -> bool:
+    """Whether observation problem ``p`` stops the frame from being followed."""
+    if p.kind in ADVISORY:
+        return False
+    if p.kind == "hand_size" and p.position is not None and p.position != ctx.order[ctx.camera]:
+        s = obs.seat(p.position)
+        return s is None or not _tops(s.hand, len(s.melds))   # tops of a hidden hand: not counted
+    return True
+
 
 Check = Callable[[_Table, _Target, _Ctx], list[str]]
 
@@ -938,6 +962,7 @@ class EventInferrer:
             return self._problem("seats", f"The observation shows positions {sorted(s.position for s in obs.seats)}, "
                                           f"not the players' {sorted(ctx.order)}.")
         reported = obs.problems or _check_observation(obs, self.variant)
+        reported = [p for p in reported if _blocking(p, obs, ctx)]
         if reported:
             return self._problem("observation", " ".join(p.message for p in reported))
         g = _target(obs, ctx)
