@@ -813,20 +813,29 @@ def _peeked(frames: Sequence[Frame], camera: int) -> set[int]:
 def generate_hand_video(variant: str, seed: int, *, view: str | None = None, width: int = 1280, height: int = 720,
                         short_wall: int | None = None, style: PlayStyle | None = None, render: bool = False,
                         art=None, jitter: float = 1.0, framing: str = "table",
-                        look_seed: int | None = None) -> HandVideo:
+                        look_seed: int | None = None, events: Sequence | None = None) -> HandVideo:
     """Play a hand of ``variant`` and film it: one frame per state that shows on the table (passes and
     riichi sticks change nothing the camera sees, and are left out). ``view``: ``seat`` or ``overhead``
     (random when None; both from the camera player's side), or ``top`` (straight down over the table's
     centre, the camera player at the bottom of the picture). ``framing``: ``table`` (the camera sees the
     whole table square) or ``tiles`` (it comes as close as every tile of the hand allows: bigger tiles).
     ``look_seed``: the seed of the tile size, camera and rendering (default ``seed``): the same hand filmed
-    by another camera."""
+    by another camera. ``events``: film this script (engine events, a deal first) instead of a hand played
+    at random (the bundled demo of the web page)."""
     if framing not in ("table", "tiles"):
         raise ValueError(f"framing must be 'table' or 'tiles', not {framing!r}")
     from assistant.variants import get_variant
 
     v = get_variant(variant)
-    events, states = play_hand(v.name, seed, short_wall=short_wall, style=style)
+    if events is None:
+        events, states = play_hand(v.name, seed, short_wall=short_wall, style=style)
+    else:
+        from assistant.play import apply
+
+        events, states, state = list(events), [], None
+        for ev in events:
+            state = apply(state, ev)
+            states.append(state)
     positions, dealer, modes = seating(v.players, seed)
     camera = 0
     look = seed if look_seed is None else int(look_seed)
