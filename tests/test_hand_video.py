@@ -232,3 +232,14 @@ def test_top_view_looks_down_with_the_camera_player_at_the_bottom():
     assert all(lab["rotation"] == 0 for lab in own)       # the own hand reads upright
     # straight down: the optical axis is the table's -z
     assert np.allclose(v.camera_model.R[2], [0.0, 0.0, -1.0], atol=1e-6)
+
+
+def test_a_written_script_is_filmed():
+    """generate_hand_video(events=...) films that script: its events, one frame per visible state (the pass
+    changes nothing the camera sees), and the camera's log of it."""
+    v = generate_hand_video("sanma", 0, events=SCRIPT, view="top", framing="tiles")
+    assert v.events == SCRIPT
+    assert [f.event_index for f in v.frames] == [0, 1, 2, 4, 5, 6, 7, 8, 9]
+    assert v.camera_log() == camera_log(SCRIPT, camera_seat=v.order.index(v.camera))
+    last = v.frames[-1].truth.seat(v.camera)
+    assert last.melds and "".join(last.discards) == "5s1m"
