@@ -199,3 +199,72 @@ def test_serve_needs_a_token_beyond_localhost(monkeypatch, capsys, tmp_path):
     assert not _FakeServer.app.extensions["hub"].feed.running  # stopped on exit
     assert serve(host="127.0.0.1", port=0, config=dict(cfg)) == 0
     assert _FakeServer.app.config["ACCESS_TOKEN"] is None and "token" not in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- the demo film
+
+
+def test_the_demo_film_is_the_scripted_hand_filmed():
+    """film.json: one frame per state the camera sees (the pass shows nothing new), the camera log of the
+    script, a calibration for the cropped frames."""
+    from assistant.play import apply
+    from datasets.hand_video import camera_log
+    from webui.demo.film import SCRIPT, calibration_of, load, script_events
+
+    doc, frames = load()
+    events = script_events()
+    state = None
+    for ev in events:
+        state = apply(state, ev)
+    assert state.ending is not None and [w.seat for w in state.ending.wins] == [0]   # East wins by ron
+    assert len(frames) == len(doc["steps"]) == len(SCRIPT) - 1 == 24
+    assert [s["event_index"] for s in doc["steps"]] == [i for i, e in enumerate(SCRIPT) if e["type"] != "pass"]
+    assert doc["log"] == [e.to_json() for e in camera_log(events, 0)]
+    assert doc["steps"][12]["event"] == "East declares riichi with 7z"
+    img = cv2.imdecode(np.frombuffer(frames[0], np.uint8), cv2.IMREAD_COLOR)
+    assert [img.shape[1], img.shape[0]] == doc["size"]
+    cal = calibration_of(doc)
+    # the table's centre lies inside the cropped frame
+    x, y = cal.table_to_image(np.array([[0.0, 0.0]]))[0]
+    assert 0 < x < doc["size"][0] and 0 < y < doc["size"][1]
+
+
+def test_a_missing_film_names_the_command_that_makes_it(tmp_path):
+    from webui.demo.film import load
+
+    with pytest.raises(FileNotFoundError, match="python -m webui.demo.film"):
+        load(tmp_path)
+
+
+def test_demo_film_source_falls_back_to_the_script_without_models(monkeypatch, capsys):
+    from webui import cli, feed
+
+    def unavailable(*a, **k):
+        raise feed.RecognitionUnavailable("the demo film needs the recognition models: no model file")
+
+    monkeypatch.setattr(feed, "FilmDemoFeed", unavailable)
+    f = cli.make_feed("demo-film", quiet=False)
+    assert isinstance(f, ScriptedDemoFeed)
+    assert "playing the scripted demo instead" in capsys.readouterr().err
+
+
+def test_the_demo_film_is_read_by_the_models():
+    """The first two frames through the models: the deal (East's 13 tiles) and East's draw of 7z."""
+    from vision.inference import CLASSIFIER_PATH, DETECTOR_PATH
+    from webui.feed import FilmDemoFeed
+
+    if not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file()):
+        pytest.skip("models not trained/exported yet")
+    f = FilmDemoFeed(auto=False)
+    for step in (0, 1):
+        f.goto(step)
+        for _ in range(5):          # a few frames: the tiles' readings settle
+            f._tick()
+    snap = f.snapshot()
+    assert snap["step"] == 1 and snap["steps"] == 24 and snap["script"] == "East draws 7z"
+    assert len(snap["tiles"]) >= 40
+    east = snap["state"]["seats"][0]
+    from assistant.tiles import parse_tiles
+
+    assert len(parse_tiles(east["hand"])) == 14 and snap["state"]["drawn_tile"] == "7z"
+    assert snap["event"] == "seat 0 drew 7z"

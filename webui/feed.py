@@ -532,9 +532,15 @@ class CameraFeed(TableFeed):
                 json.dumps(d.get("win"), sort_keys=True, default=str), tuple(d.get("problems", [])))
 
     def _rebuild(self) -> None:
+        snap = self._compose()
+        if snap is not None:
+            self._publish_snapshot(snap)
+
+    def _compose(self) -> dict[str, Any] | None:
+        """The snapshot of the last analysed frame (None before the first)."""
         image = self._last_image
         if image is None:
-            return
+            return None
         result = self._last_result
         tiles = self._apply_corrections(result.get("tiles", []))
         problems = list(result.get("problems", []))
@@ -542,14 +548,14 @@ class CameraFeed(TableFeed):
             problems.insert(0, "Recognition models not installed: showing the camera only. Type a hand on the "
                                "photo page to analyse it.")
         problems += low_confidence_problems(tiles)
-        self._publish_snapshot({
+        return {
             "frame": self._frame_no, "time": self._last_time, "size": [int(image.shape[1]), int(image.shape[0])],
             "camera": self.camera_key, "tiles": tiles, "zones": result.get("zones", []),
             "state": result.get("state"), "event": result.get("event", ""), "win": result.get("win"),
             "problems": problems,
             # extra fields of the analyser (e.g. vision.live.LiveAnalyzer: the rebuilt table, stage times)
             **{k: result[k] for k in ("observation", "timing") if k in result},
-        })
+        }
 
     def status(self) -> dict[str, Any]:
         st = super().status()
@@ -567,5 +573,107 @@ class CameraFeed(TableFeed):
         super().configure(variant, options, me)
 
 
-__all__ = ["MODELS_MISSING", "CameraFeed", "FrameAnalyzer", "RecognitionUnavailable", "ScriptedDemoFeed",
+class FilmDemoFeed(CameraFeed):
+    """The demo hand as a film (:mod:`webui.demo.film`) read by the recognition models, as a camera is read:
+    each frame is shown for ``step_seconds`` (the last ``hold_steps`` times longer) and analysed by a
+    :class:`vision.live.LiveAnalyzer` that knows the film's camera and seating; after the last frame it starts
+    over with a fresh analyser (``loop``). ``auto`` False: stay on a frame until :meth:`goto` (tests).
+
+    Raises :class:`RecognitionUnavailable` when the models do not load, FileNotFoundError when the film is
+    missing."""
+
+    name = "demo film"
+
+    def __init__(self, path: str | Path | None = None, *, step_seconds: float = 2.0, fps: float = 10.0,
+                 loop: bool = True, hold_steps: float = 4.0, auto: bool = True, recognizer: Any = None) -> None:
+        from .demo.film import calibration_of, load
+
+        self.doc, self._frames = load(path)
+        self._calibration = calibration_of(self.doc)
+        self._recognizer = recognizer
+        super().__init__("demo-film", self._analyzer(), fps=fps, camera_key="demo-film")
+        self.steps = self.doc["steps"]
+        self.step_seconds = float(step_seconds)
+        self.hold_steps = float(hold_steps)
+        self.loop = loop
+        self.auto = auto
+        self._step = -1
+        self._goto: int | None = 0
+        self._step_started = time.monotonic()
+        self._images: dict[int, np.ndarray] = {}
+
+    def _analyzer(self):
+        try:
+            from vision.live import LiveAnalyzer
+
+            if self._recognizer is None:
+                from vision.inference import TileRecognizer
+
+                self._recognizer = TileRecognizer()
+            return LiveAnalyzer(self.doc["variant"], camera_id="demo-film", recognizer=self._recognizer,
+                                calibration=self._calibration, positions=self.doc["positions"],
+                                dealer=self.doc["dealer"])
+        except (OSError, ImportError, RuntimeError, ValueError) as e:
+            raise RecognitionUnavailable(f"the demo film needs the recognition models: {e}") from e
+
+    @property
+    def step(self) -> int:
+        return self._step
+
+    def goto(self, step: int) -> None:
+        if not 0 <= step < len(self.steps):
+            raise ValueError(f"step {step}: the demo film has frames 0-{len(self.steps) - 1}")
+        with self._lock:
+            self._goto = step
+
+    def start(self) -> TableFeed:  # no capture source: the frames are in memory
+        return TableFeed.start(self)
+
+    def stop(self) -> None:
+        TableFeed.stop(self)
+
+    def _tick(self) -> None:
+        import cv2
+
+        now = time.monotonic()
+        with self._lock:
+            target, self._goto = self._goto, None
+        if target is None and self.auto and self._step >= 0:
+            hold = self.step_seconds * (self.hold_steps if self._step == len(self.steps) - 1 else 1.0)
+            if now - self._step_started >= hold:
+                target = self._step + 1
+                if target >= len(self.steps):
+                    target = 0 if self.loop else self._step
+        if target is not None and target != self._step:
+            if target < self._step:          # a new hand: a fresh reading of the table
+                self.analyze = self._analyzer()
+            self._step, self._step_started = target, now
+        elif target is not None:
+            self._step_started = now
+        self._state_name, self._message = "live", ""
+        image = self._images.get(self._step)
+        if image is None:
+            image = cv2.imdecode(np.frombuffer(self._frames[self._step], np.uint8), cv2.IMREAD_COLOR)
+            self._images[self._step] = image
+        captured = time.time()
+        result = self.analyze(image, self.corrections()) or {}
+        self._last_image, self._last_result, self._last_time = image, result, captured
+        self._publish_frame(self._frames[self._step], captured)
+        if self._content(result) != self._content(self._snapshot) or self._snapshot.get("step") != self._step:
+            self._refresh()
+
+    def _compose(self) -> dict[str, Any] | None:
+        snap = super()._compose()
+        if snap is not None:
+            # the frame's place in the film, and what the script does there (the page shows what was read)
+            snap.update(step=self._step, steps=len(self.steps), script=self.steps[self._step]["event"])
+        return snap
+
+    def status(self) -> dict[str, Any]:
+        st = super().status()
+        st["source"] = "demo film (read by the models)"
+        return st
+
+
+__all__ = ["MODELS_MISSING", "CameraFeed", "FilmDemoFeed", "FrameAnalyzer", "RecognitionUnavailable", "ScriptedDemoFeed",
            "TableFeed", "default_analyze_image", "load_demo", "low_confidence_problems", "rebuild_state"]
