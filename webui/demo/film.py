@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -152,12 +153,51 @@ def load(path: str | Path | None = None) -> tuple[dict[str, Any], list[bytes]]:
     return doc, [(folder / s["frame"]).read_bytes() for s in doc["steps"]]
 
 
+def follow(path: str | Path | None = None, repeats: int = 4, recognizer: Any = None) -> dict[str, Any]:
+    """Read the film with the models as the page does (each frame ``repeats`` times through a
+    :class:`vision.live.LiveAnalyzer`) and compare the inferred log with the film's: {"matched", "events",
+    "first_difference", "problems", "seconds"}."""
+    import cv2
+
+    from assistant.play.events import Event
+    from vision.eval_video import compare_logs
+    from vision.live import LiveAnalyzer
+
+    t0 = time.time()
+    doc, frames = load(path)
+    la = LiveAnalyzer(doc["variant"], camera_id="demo-film", recognizer=recognizer, calibration=calibration_of(doc),
+                      positions=doc["positions"], dealer=doc["dealer"])
+    for k, data in enumerate(frames):
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        for _ in range(repeats):
+            la.process(image)
+        print(f"\r  frame {k + 1}/{len(frames)}", end="", flush=True, file=sys.stderr)
+    print("", file=sys.stderr)
+    game = la._game
+    got = game.inferrer.events if game is not None else []
+    want = [Event.from_json(e) for e in doc["log"]]
+    matched, first = compare_logs(got, want)
+    problems = [p.message for p in game.inferrer.problems] if game is not None else []
+    return {"matched": matched, "events": len(want), "first_difference": first, "problems": problems,
+            "seconds": round(time.time() - t0, 1)}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m webui.demo.film", description=__doc__.splitlines()[0])
     p.add_argument("--out", default=str(HERE), help="folder to write (default: the package's demo film)")
     p.add_argument("--look", type=int, default=LOOK, help="seed of the tile set, cloth and light")
     p.add_argument("--quality", type=int, default=QUALITY, help="JPEG quality")
+    p.add_argument("--check", action="store_true",
+                   help="do not write: read the film in --out with the models and print how much of the hand's "
+                        "log is inferred")
     a = p.parse_args(argv)
+    if a.check:
+        r = follow(a.out)
+        print(f"demo film read by the models: {r['matched']}/{r['events']} events of the camera player's log "
+              f"inferred ({r['seconds']} s)")
+        if r["first_difference"]:
+            print(f"first difference: {r['first_difference']}")
+        return 0
     make(Path(a.out), look=a.look, quality=a.quality)
     return 0
 
