@@ -352,6 +352,14 @@ class TileRecognizer:
                  "face_up": np.concatenate([boxes["face_up"], (add_p.argmax(1) != BACK_INDEX).astype(np.float64)])}
         return boxes, np.concatenate([probs, add_p]), np.concatenate([flip, add_f])
 
+    def recheck_turned(self, image: np.ndarray, obb: np.ndarray, probs: np.ndarray, flip: np.ndarray,
+                       variant: str | None = None, which: np.ndarray | None = None):
+        """Boxes read without confidence (a tile kind below ``TURN_CHECK``, not "not a tile") are read again
+        turned a quarter (width and height swapped): a tile lying sideways whose box the detector drew upright
+        reads right only so. The turned reading replaces the first where it is clearly surer. ``which`` [N]
+        bool limits the check (default: all). Returns (obb, probs, flip), copies where changed."""
+        return recheck_turned(image, obb, probs, flip, lambda c: self.classify(c, variant), which)
+
     # -- the whole path -----------------------------------------------------------------------------
     def recognize(self, image: np.ndarray, keep_none: bool = False, variant: str | None = None,
                   sticky: bool = False) -> Result:
@@ -368,6 +376,9 @@ class TileRecognizer:
             t1 = time.perf_counter()
             crops = G.warp_crops(img, boxes["obb"], G.CROP_SIZE)
             probs, flip = self.classify(crops, variant)
+            obb, probs, flip = self.recheck_turned(img, boxes["obb"], probs, flip, variant)
+            if obb is not boxes["obb"]:
+                boxes = {**boxes, "obb": obb, "quad": G.obb_to_quad(obb)}
             if self.fill_rows:
                 boxes, probs, flip = self.fill_row_gaps(img, boxes, probs, flip, variant)
             t2 = time.perf_counter()
@@ -408,6 +419,39 @@ def _letterbox(image: np.ndarray, long_side: int, finer=None) -> tuple[np.ndarra
             return out, scale, (small, nw, nh)
     out, scale = G.letterbox(image, long_side)
     return out, scale, (out[:nh, :nw], nw, nh)
+
+
+TURN_CHECK = 0.25    # readings below this are checked a quarter turned (recheck_turned)
+TURN_GAIN = 2.0      # ... and the turned reading is taken when this many times surer, and at least 0.5
+
+
+def recheck_turned(image: np.ndarray, obb: np.ndarray, probs: np.ndarray, flip: np.ndarray, classify,
+                   which: np.ndarray | None = None):
+    """See :meth:`TileRecognizer.recheck_turned`; ``classify(crops) -> (probs, flip)``."""
+    if not len(probs):
+        return obb, probs, flip
+    best = probs.argmax(1)
+    conf = probs.max(1)
+    unsure = (best != NONE_INDEX) & (conf < TURN_CHECK)
+    if which is not None:
+        unsure &= np.asarray(which, bool)
+    idx = np.nonzero(unsure)[0]
+    if not len(idx):
+        return obb, probs, flip
+    turned = obb[idx].copy()
+    turned[:, [2, 3]] = turned[:, [3, 2]]
+    turned[:, 4] = (turned[:, 4] + 90.0) % 360.0
+    p, f = classify(G.warp_crops(image, turned, G.CROP_SIZE))
+    tile_p = p.copy()
+    tile_p[:, NONE_INDEX] = 0.0
+    better = (p.argmax(1) != NONE_INDEX) & (tile_p.max(1) >= TURN_GAIN * conf[idx]) & (tile_p.max(1) >= 0.5)
+    if not better.any():
+        return obb, probs, flip
+    obb, probs, flip = obb.copy(), probs.copy(), flip.copy()
+    obb[idx[better]] = turned[better]
+    probs[idx[better]] = p[better]
+    flip[idx[better]] = f[better]
+    return obb, probs, flip
 
 
 def empty_boxes() -> dict[str, np.ndarray]:

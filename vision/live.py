@@ -53,7 +53,7 @@ import numpy as np
 
 from . import geometry as G
 from .rows import complete_rows
-from .inference import BACK_INDEX, COARSE_MIN_SIDE, KINDS, NONE_INDEX, empty_boxes, normalize_image
+from .inference import BACK_INDEX, COARSE_MIN_SIDE, KINDS, NONE_INDEX, empty_boxes, normalize_image, recheck_turned
 from .tracking import TileTracker
 
 FACE_HEIGHT_MM = 19.0      # lying faces are one tile thickness above the table
@@ -529,6 +529,26 @@ class LiveAnalyzer:
         else:
             skipped = np.zeros(n, bool)
         classify(need)
+        fresh_read = classified & ~replayed
+        if fresh_read.any():
+            # unsure readings (within the rule system's kinds) checked a quarter turned: a sideways tile boxed
+            # upright reads right only so
+            in_set = _kind_mask(self.variant)[None, :]
+
+            def read_turned(crops):
+                tc = time.perf_counter()
+                with lock:
+                    p_t, f_t = rec.classify(crops)
+                cls_s[0] += time.perf_counter() - tc
+                return np.where(in_set, p_t, 0.0), f_t
+
+            obb2, turned_p, flip = recheck_turned(img, boxes["obb"], np.where(in_set, probs, 0.0), flip,
+                                                  read_turned, which=fresh_read)
+            if obb2 is not boxes["obb"]:
+                changed = np.any(obb2 != boxes["obb"], axis=1)
+                probs = probs.copy()
+                probs[changed] = turned_p[changed]
+                boxes = {**boxes, "obb": obb2, "quad": G.obb_to_quad(obb2)}
         raw = probs    # what the classifier said (kept per track); read within the rule system's kinds below
         probs = np.where(_kind_mask(self.variant)[None, :], raw, 0.0) if n else raw
 
