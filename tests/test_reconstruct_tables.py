@@ -225,3 +225,43 @@ def test_observation_json_round_trip_and_schema():
     assert TableObservation.from_dict(d).to_dict() == d
     jsonschema = pytest.importorskip("jsonschema")
     jsonschema.validate(d, OBSERVATION_SCHEMA)
+
+
+def _turn_quarter(dets, labels, role):
+    """The detection of the tile with ``role`` read a quarter turned: its corners start one later (what a
+    blank white dragon boxed the wrong way round gives)."""
+    for d, lab in zip(dets, labels, strict=False):
+        if lab["role"][: len(role)] == list(role):
+            c = list(d["corners"])
+            d["corners"] = c[1:] + c[:1]
+            return
+    raise AssertionError(f"no tile with role {role}")
+
+
+def test_a_pong_whose_sideways_tile_reads_upright_is_still_a_pong():
+    """A pong of white dragons called from position 2 (sideways tile last): that tile's box read upright. The
+    meld is found from the tiles' shapes (the sideways one is the clearly widest), with its source."""
+    truth = sanma_table([meld(["5z", "5z", "5z"], source=2)])
+    obs, _ = read(truth, edit=lambda d, lab: _turn_quarter(d, lab, ("meld", 0, 0, 2)))
+    assert [(m.type, m.sideways, m.source, m.notation) for m in obs.seat(0).melds] == [("pong", 2, 2, "[555z@2]")]
+    assert not obs.seat(0).bonus and not obs.problems
+
+
+def test_three_like_tiles_all_upright_and_alike_are_no_meld():
+    """Without a sideways tile and no tile standing out by its shape, three white dragons right of the hand
+    stay what they look like: not a meld (the page says so)."""
+    truth = sanma_table([meld(["5z", "5z", "5z"], source=2)])
+
+    def all_upright(dets, labels):
+        for d, lab in zip(dets, labels, strict=False):
+            if lab["role"][:4] == ["meld", 0, 0, 2]:
+                c = np.array(d["corners"], float)
+                centre = c.mean(0)
+                # an upright-looking box of an upright tile's size and direction at the same place
+                ref = next(np.array(e["corners"], float) for e, lb in zip(dets, labels, strict=False)
+                           if lb["role"][:4] == ["meld", 0, 0, 1])
+                d["corners"] = (ref - ref.mean(0) + centre).tolist()
+
+    obs, _ = read(truth, edit=all_upright)
+    assert obs.seat(0).melds == []
+    assert any(p.kind == "bad_meld" for p in obs.problems)

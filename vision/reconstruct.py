@@ -312,6 +312,14 @@ def resolve_meld(codes: list[str], sideways: int | None, extra: str | None, vari
     return None
 
 
+def _widest(tiles: list[Piece], margin: float = 1.25) -> int | None:
+    """The index of the tile whose mapped shape is clearly the widest for its depth (more than ``margin`` times
+    any other's width/height ratio): the sideways tile of a meld read all upright; None when none stands out."""
+    r = [p.width / max(float(np.linalg.norm(p.up)), 1e-6) for p in tiles]
+    order = np.argsort(r)[::-1]
+    return int(order[0]) if r[int(order[0])] > margin * r[int(order[1])] else None
+
+
 def _source_of(index: int, size: int, players: int) -> int | None:
     if index == 0:
         return 1
@@ -388,12 +396,20 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, is_sanma: boo
         side = [k for k, p in enumerate(tiles) if p.sideways]
         codes = [p.code for p in tiles]
         res = None
+        guessed = 0.0
+        if not side and len(tiles) in (3, 4) and not any(p.back for p in tiles) and \
+                len({_plain(c) for c in codes}) == 1 and not _set_aside(codes[0], is_sanma):
+            # a pong or kong of one kind whose sideways tile was read upright (a blank white dragon shows no
+            # up, and a square-ish box hides which way it lies): the tile whose shape is clearly the widest
+            s_guess = _widest(tiles)
+            if s_guess is not None:
+                side, guessed = [s_guess], 3.0
         if len(side) == 1 and not any(p.back for p in tiles):
             s = side[0]
             extra = tiles[s].extra.code if tiles[s].extra is not None else None
             shape = resolve_meld(codes, s, extra, variant)
             src = _source_of(s, len(tiles), players)
-            cost = inner_cost(i, j)
+            cost = inner_cost(i, j) + guessed
             if shape is None:
                 cost += 12.0
                 mtype, stands = "unknown", [_plain(c) for c in codes]
