@@ -165,8 +165,9 @@ def follow(path: str | Path | None = None, repeats: int = 4, recognizer: Any = N
 
     t0 = time.time()
     doc, frames = load(path)
+    # full passes by frame count, not by the clock: the same figure on a fast or a slow machine
     la = LiveAnalyzer(doc["variant"], camera_id="demo-film", recognizer=recognizer, calibration=calibration_of(doc),
-                      positions=doc["positions"], dealer=doc["dealer"])
+                      positions=doc["positions"], dealer=doc["dealer"], full_pass_s=None, full_pass_frames=8)
     for k, data in enumerate(frames):
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         for _ in range(repeats):
