@@ -122,3 +122,17 @@ def test_a_moved_tile_votes_again():
     for _ in range(3):
         tr.update(moved, [True], ["4p"], [0.9])
     assert t.believed == "4p" and t.stable
+
+
+def test_a_tile_put_where_a_vanished_one_lay_is_read_again():
+    """A 5z is claimed (gone for a few frames), then a 2z is discarded onto the very same spot: the old track
+    comes back, so it is classified again (plan) and its 5z is not trusted until 2z has won the vote."""
+    tr = TileTracker(stable_frames=3, window=7, max_missing=15)
+    t = feed(tr, ["5z"] * 4)[0]
+    for _ in range(3):                                   # nothing there for three frames
+        tr.update(np.zeros((0, 2)), [], [], [])
+    assert tr.plan(A, [True]).classify == [True]          # back where it was: read it again
+    tr.update(A, [True], ["2z"], [0.95])
+    assert not t.stable
+    feed(tr, ["2z"] * 2)
+    assert t.believed == "2z" and t.stable

@@ -119,7 +119,7 @@ def accept(probs: np.ndarray, none_index: int) -> np.ndarray:
 # --------------------------------------------------------------------------- whole rows on a lattice
 
 LATTICE_MIN = 4            # a row needs this many confidently read boxes to be put on a lattice
-SURE = 0.6                 # a reading this confident is never replaced
+SURE = 0.8                 # a reading this confident is never replaced
 INLIER = 0.3               # a box within this share of the pitch of a slot stands in it
 EXTEND = 2                 # slots tried beyond each end of a row
 EXTEND_SURE = 0.85         # ... taken only when read this surely

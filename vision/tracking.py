@@ -127,7 +127,8 @@ class TileTracker:
                 continue
             moved = np.linalg.norm(np.asarray(xy[i]) - t.anchor) > self.move_tolerance * self.tile_mm
             turned = fu[i] is not None and bool(fu[i]) != t.face_up
-            need.append(not t.stable or moved or turned)
+            back = t.last_frame < self.frame      # missed in the last frame: maybe another tile put there
+            need.append(not t.stable or moved or turned or back)
         return Plan(ids, need)
 
     # ------------------------------------------------------------------ update
@@ -137,6 +138,8 @@ class TileTracker:
         run) and confidences. ``fresh``: detections where the picture changed since the last frame; a fresh
         reading other than the track's believed code makes the track unsure (its vote starts again, and it
         is not stable until a code wins ``stable_frames`` frames): another tile may lie where this one lay.
+        So does a reading of a track that was missed in the frames before (a tile taken away and another put
+        in its place); :meth:`plan` asks for such a track to be classified.
         Returns the track of each detection, in order."""
         xy = np.asarray(xy, np.float64).reshape(-1, 2)
         n = len(xy)
@@ -169,7 +172,8 @@ class TileTracker:
                         t.votes.clear()
                     t.moved = True
                 t.xy = xy[i].copy()
-                if fresh[i] and codes[i] is not None and t.code is not None and codes[i] != t.code \
+                back = t.last_frame < self.frame - 1   # the track was missed: the tile may be another one
+                if (fresh[i] or back) and codes[i] is not None and t.code is not None and codes[i] != t.code \
                         and t.corrected is None and not t.moved:
                     t.votes.clear()
                     t.moved = True
