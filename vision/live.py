@@ -569,8 +569,9 @@ class LiveAnalyzer:
                 cls_s[0] += time.perf_counter() - tc
                 return np.where(mask, p_new, 0.0), f_new
 
+            # only rows in the part of the frame detected afresh (the rest was completed when it changed)
             row_keep, extra, p_new, f_new = complete_rows(img, boxes["obb"], row_probs, read,
-                                                          sure=~classified & ~skipped)
+                                                          sure=~classified & ~skipped, active=~carried)
             keep = [i for i in keep if row_keep[i]]
             m = len(extra)
             if m:

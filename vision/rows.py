@@ -47,9 +47,10 @@ def _neighbours(u: np.ndarray, v: np.ndarray, w: np.ndarray, h: np.ndarray) -> l
     return out
 
 
-def row_gaps(obb: np.ndarray, max_missing: int = MAX_MISSING) -> np.ndarray:
+def row_gaps(obb: np.ndarray, max_missing: int = MAX_MISSING, active: np.ndarray | None = None) -> np.ndarray:
     """Proposed boxes [M, 5] (cx, cy, w, h, theta) for tiles missing between the boxes ``obb`` [N, 5]
-    (theta modulo 180 or 360: only the axis counts). Each gap is proposed once."""
+    (theta modulo 180 or 360: only the axis counts). Each gap is proposed once; with ``active`` [N] bool only
+    gaps next to an active box."""
     obb = np.asarray(obb, np.float64).reshape(-1, 5)
     n = len(obb)
     if n < 2:
@@ -91,6 +92,8 @@ def row_gaps(obb: np.ndarray, max_missing: int = MAX_MISSING) -> np.ndarray:
         row_pitch[r] = float(np.median(ds))
     out = []
     for i, j in pairs:
+        if active is not None and not (active[i] or active[j]):
+            continue
         width, height = (w[i] + w[j]) / 2, (h[i] + h[j]) / 2
         pitch = row_pitch[find(i)]
         if pitch / width > PITCH_RANGE[1]:      # no touching tiles in this row: the frame's usual pitch
@@ -165,17 +168,21 @@ def _rows(obb: np.ndarray, size_tol: float, angle_tol: float, lateral_tol: float
     return list(groups.values())
 
 
-def row_lattices(obb: np.ndarray, confidence: np.ndarray, backs: np.ndarray | None = None) -> list[Lattice]:
+def row_lattices(obb: np.ndarray, confidence: np.ndarray, backs: np.ndarray | None = None,
+                 active: np.ndarray | None = None) -> list[Lattice]:
     """Lattices of the rows with at least ``LATTICE_MIN`` boxes read with confidence ``SURE`` (``confidence``
     [N]: each box's reading, 0 for "not a tile"): pitch and phase fitted to the confident boxes, slots from
     ``EXTEND`` before the first member to ``EXTEND`` after the last, never past a box standing between slots.
-    A row mostly of backs (``backs`` [N] bool: read as a back; a wall) is not extended."""
+    A row mostly of backs (``backs`` [N] bool: read as a back; a wall) is not extended. ``active`` [N] bool:
+    only rows with an active box (a live frame's changed part) are fitted."""
     obb = np.asarray(obb, np.float64).reshape(-1, 5)
     confidence = np.asarray(confidence, np.float64)
     out = []
     if len(obb) < LATTICE_MIN:
         return out
     for row in _rows(obb, 0.5, 20.0, 0.45):
+        if active is not None and not np.any(np.asarray(active, bool)[row]):
+            continue
         sure = [i for i in row if confidence[i] >= SURE]
         if len(sure) < LATTICE_MIN:
             continue
@@ -233,7 +240,7 @@ def row_lattices(obb: np.ndarray, confidence: np.ndarray, backs: np.ndarray | No
 
 
 def complete_rows(image: np.ndarray, obb: np.ndarray, probs: np.ndarray, classify, none_index: int | None = None,
-                  back_index: int | None = None, sure: np.ndarray | None = None):
+                  back_index: int | None = None, sure: np.ndarray | None = None, active: np.ndarray | None = None):
     """Complete the rows of classified boxes ``obb`` [N, 5] (``probs`` [N, K]; ``classify(crops) -> (probs,
     flip)`` reads new boxes):
 
@@ -245,7 +252,8 @@ def complete_rows(image: np.ndarray, obb: np.ndarray, probs: np.ndarray, classif
     2. boxes read as "not a tile" go, and a box is proposed at each place of a shorter row where tiles are
        missing (:func:`row_gaps`), kept when read as a tile with confidence.
 
-    ``sure`` [N] bool: boxes never replaced (a tracked tile whose reading is settled). Returns (keep [N] bool,
+    ``sure`` [N] bool: boxes never replaced (a tracked tile whose reading is settled); ``active`` [N] bool: only
+    rows and gaps with an active box are looked at (a live frame's changed part). Returns (keep [N] bool,
     added boxes [M, 5], their probabilities [M, K], their flip probabilities [M])."""
     from .geometry import CROP_SIZE, warp_crops
 
@@ -270,7 +278,7 @@ def complete_rows(image: np.ndarray, obb: np.ndarray, probs: np.ndarray, classif
     keep = ~is_none
     added_obb, added_p, added_f = [], [], []
     is_back = probs.argmax(1) == back_index
-    lattices = row_lattices(obb, conf, is_back)
+    lattices = row_lattices(obb, conf, is_back, active)
     # the slots worth reading: empty ones and those where only unsure boxes stand
     todo = []       # (lattice, slot number, slot box, boxes standing there)
     for lat in lattices:
@@ -315,7 +323,9 @@ def complete_rows(image: np.ndarray, obb: np.ndarray, probs: np.ndarray, classif
                         np.linalg.norm(slots[gs, :2] - centres[i], axis=1)) < 0.6 * lat.pitch:
                     keep[i] = False
     now = np.concatenate([obb[keep], np.array(added_obb).reshape(-1, 5)])
-    extra = row_gaps(now)
+    now_active = None if active is None else np.concatenate([np.asarray(active, bool)[keep],
+                                                             np.ones(len(added_obb), bool)])
+    extra = row_gaps(now, active=now_active)
     if len(extra):
         p, f = classify(warp_crops(image, extra, CROP_SIZE))
         ok = accept(p, none_index)
