@@ -289,3 +289,15 @@ def test_follow_the_demo_film_reports_against_its_log(monkeypatch):
     r = film.follow(repeats=1, recognizer=Blind())
     assert r["matched"] == 0 and r["events"] == 24
     assert r["first_difference"].startswith("at event 0: inferred nothing")
+
+
+def test_the_default_demo_is_the_film_and_the_script_stays_available():
+    from vision.inference import CLASSIFIER_PATH, DETECTOR_PATH
+    from webui import cli
+    from webui.feed import FilmDemoFeed
+
+    if not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file()):
+        pytest.skip("models not trained/exported yet")
+    assert isinstance(cli.make_feed(None), FilmDemoFeed)
+    assert isinstance(cli.make_feed("demo"), FilmDemoFeed)
+    assert isinstance(cli.make_feed("demo-script"), ScriptedDemoFeed)

@@ -529,21 +529,21 @@ class LiveAnalyzer:
         else:
             skipped = np.zeros(n, bool)
         classify(need)
+        in_set = _kind_mask(self.variant)[None, :]
+
+        def read_in_set(crops):   # more crops read at once, within the rule system's kinds
+            tc = time.perf_counter()
+            with lock:
+                p_r, f_r = rec.classify(crops)
+            cls_s[0] += time.perf_counter() - tc
+            return np.where(in_set, p_r, 0.0), f_r
+
         fresh_read = classified & ~replayed
         if fresh_read.any():
             # unsure readings (within the rule system's kinds) checked a quarter turned: a sideways tile boxed
             # upright reads right only so
-            in_set = _kind_mask(self.variant)[None, :]
-
-            def read_turned(crops):
-                tc = time.perf_counter()
-                with lock:
-                    p_t, f_t = rec.classify(crops)
-                cls_s[0] += time.perf_counter() - tc
-                return np.where(in_set, p_t, 0.0), f_t
-
             obb2, turned_p, flip = recheck_turned(img, boxes["obb"], np.where(in_set, probs, 0.0), flip,
-                                                  read_turned, which=fresh_read)
+                                                  read_in_set, which=fresh_read)
             if obb2 is not boxes["obb"]:
                 changed = np.any(obb2 != boxes["obb"], axis=1)
                 probs = probs.copy()
@@ -560,17 +560,8 @@ class LiveAnalyzer:
             row_probs = probs.copy()
             row_probs[skipped] = 0.0
             row_probs[skipped, NONE_INDEX] = 1.0
-            mask = _kind_mask(self.variant)[None, :]
-
-            def read(crops):
-                tc = time.perf_counter()
-                with lock:
-                    p_new, f_new = rec.classify(crops)
-                cls_s[0] += time.perf_counter() - tc
-                return np.where(mask, p_new, 0.0), f_new
-
             # only rows in the part of the frame detected afresh (the rest was completed when it changed)
-            row_keep, extra, p_new, f_new = complete_rows(img, boxes["obb"], row_probs, read,
+            row_keep, extra, p_new, f_new = complete_rows(img, boxes["obb"], row_probs, read_in_set,
                                                           sure=~classified & ~skipped, active=~carried)
             keep = [i for i in keep if row_keep[i]]
             m = len(extra)
@@ -592,6 +583,34 @@ class LiveAnalyzer:
                 best = probs.argmax(1)
                 keep += list(range(n, n + m))
                 n += m
+        if mode != "replay" and len(prev["obb"]):
+            # a known tile that no kept box stands for any more (the detector missed it, or its box went astride
+            # it and a neighbour): its last box is read again, and kept if it still reads as the tile it was
+            kept_boxes = {"obb": boxes["obb"][keep] if keep else np.zeros((0, 5))}
+            lost = np.nonzero(self._lost(prev, kept_boxes, np.ones(len(prev["obb"]), bool)))[0]
+            lost = [j for j in lost if (t := self.tracker.tracks.get(int(prev["tid"][j]))) is not None
+                    and t.believed is not None]
+            if lost:
+                p_v, f_v = read_in_set(G.warp_crops(img, prev["obb"][lost], G.CROP_SIZE))
+                again = [k for k, j in enumerate(lost) if KINDS[int(p_v[k].argmax())] ==
+                         self.tracker.tracks[int(prev["tid"][j])].believed and p_v[k].max() >= 0.5]
+                if again:
+                    sel = [lost[k] for k in again]
+                    m = len(sel)
+                    boxes = {k: np.concatenate([boxes[k].reshape((-1,) + prev[k].shape[1:]), prev[k][sel]])
+                             for k in ("obb", "quad", "score", "face_up")}
+                    xy = np.concatenate([xy, self._positions(prev["quad"][sel].mean(1), boxes)])
+                    det_up = np.concatenate([det_up, prev["face_up"][sel] > 0.5])
+                    raw = np.concatenate([raw, p_v[again]])
+                    probs = np.concatenate([probs, p_v[again]])
+                    flip = np.concatenate([flip, f_v[again]])
+                    classified = np.concatenate([classified, np.ones(m, bool)])
+                    replayed = np.concatenate([replayed, np.zeros(m, bool)])
+                    carried = np.concatenate([carried, np.zeros(m, bool)])
+                    prev_tid = np.concatenate([prev_tid, prev["tid"][sel]])
+                    best = probs.argmax(1)
+                    keep += list(range(n, n + m))
+                    n += m
         self._not_tiles += [(xy[i].copy(), self._frames) for i in range(n)
                             if classified[i] and best[i] == NONE_INDEX]
         codes, confs = [], []
@@ -724,10 +743,13 @@ class LiveAnalyzer:
             return "full", "start", None, 1.0
         if self.calibration is None and self._frames % RECALIBRATE_FRAMES == 0:
             return "full", "calibrating", None, 1.0
-        if (self.full_pass_frames is not None and self._since_full + 1 >= self.full_pass_frames) or (
-                self.full_pass_s is not None and time.monotonic() - self._full_t >= self.full_pass_s):
-            return "full", "periodic", None, 1.0
+        periodic = (self.full_pass_frames is not None and self._since_full + 1 >= self.full_pass_frames) or (
+            self.full_pass_s is not None and time.monotonic() - self._full_t >= self.full_pass_s)
         mask, share = self.changes.compare(small)
+        if periodic:
+            # a full pass that falls on a change reads every tile again (tiles may have slid into each other's
+            # places), like a large change; otherwise known tiles keep their readings
+            return "full", "large change" if mask is None or share > 0.0 else "periodic", None, 1.0
         if mask is None:
             return "full", "large change", None, share
         if share <= 0.0:
@@ -755,10 +777,11 @@ class LiveAnalyzer:
             return float(np.median(self._last["obb"][:, 2:4].max(1)))
         return 0.035 * max(size)
 
-    def _merge(self, prev: dict[str, np.ndarray], new: dict[str, np.ndarray], cores) -> tuple[dict, np.ndarray,
-                                                                                                np.ndarray]:
+    def _merge(self, prev: dict[str, np.ndarray], new: dict[str, np.ndarray], cores
+               ) -> tuple[dict, np.ndarray, np.ndarray]:
         """The last frame's boxes outside the re-detected regions, plus the boxes found inside them (a kept
-        box overlapping a new one, a tile on a region's edge found again, gives way to it)."""
+        box overlapping a new one, a tile on a region's edge found again, gives way to it). Returns (boxes,
+        carried, the track id of each carried box (-1: new))."""
         c = prev["obb"][:, :2]
         inside = np.zeros(len(c), bool)
         for x0, y0, x1, y1 in cores:
@@ -778,6 +801,24 @@ class LiveAnalyzer:
         carried = np.concatenate([np.ones(int(keep.sum()), bool), np.zeros(len(new["obb"]), bool)])
         prev_tid = np.concatenate([prev["tid"][keep], np.full(len(new["obb"]), -1)])
         return boxes, carried, prev_tid
+
+    @staticmethod
+    def _lost(prev: dict[str, np.ndarray], new: dict[str, np.ndarray], among: np.ndarray) -> np.ndarray:
+        """[len(prev)] bool: the boxes of ``prev`` (``among`` them) that no box of ``new`` stands for: boxes are
+        paired one to one, nearest first, within half a tile (one box astride two tiles stands for one)."""
+        lost = np.asarray(among, bool).copy()
+        if lost.any() and len(new["obb"]):
+            c, nc = prev["obb"][:, :2], new["obb"][:, :2]
+            side = np.minimum(prev["obb"][:, 2], prev["obb"][:, 3])
+            D = np.linalg.norm(c[:, None, :] - nc[None, :, :], axis=2)
+            pairs = np.argwhere(D <= 0.5 * side[:, None])
+            used_p, used_n = set(), set()
+            for i, j in sorted(map(tuple, pairs), key=lambda ij: D[ij]):
+                if i not in used_p and j not in used_n:
+                    used_p.add(i)
+                    used_n.add(j)
+            lost &= np.array([i not in used_p for i in range(len(c))])
+        return lost
 
     def _detect_scales(self, size) -> tuple[int, ...] | None:
         """The detector's scales for this camera: None (the recogniser's own) unless the calibration says that

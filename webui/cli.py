@@ -18,16 +18,17 @@ DEFAULT_PORT = 8765
 
 def make_feed(source: str | None, fps: float = 10.0, analyze: Any = None, *, variant: str = "sanma",
               calibration_dir: str | None = None, recognize: bool = True, quiet: bool = True):
-    """The demo feed (no source), the demo film read by the models (``demo-film``) or a camera feed for a
-    camera index, video, image folder or URL.
+    """The demo (no source, ``demo`` or ``demo-film``: the demo film read by the models; the scripted demo when
+    they do not load), the scripted demo (``demo-script``) or a camera feed for a camera index, video, image
+    folder or URL.
 
     A camera feed reads the table with :class:`vision.live.LiveAnalyzer` (``recognize``, the default, and
     no ``analyze`` given) when the recognition models load; otherwise it shows the camera only and says why."""
     from .feed import CameraFeed, FilmDemoFeed, RecognitionUnavailable, ScriptedDemoFeed
 
-    if source in (None, "", "demo"):
+    if source == "demo-script":
         return ScriptedDemoFeed(fps=fps)
-    if source == "demo-film":
+    if source in (None, "", "demo", "demo-film"):
         try:
             return FilmDemoFeed(fps=fps)
         except (RecognitionUnavailable, FileNotFoundError, ValueError) as e:
@@ -86,7 +87,7 @@ def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.
         url += f"?token={cfg['ACCESS_TOKEN']}"
     if not quiet:
         what = {None: "the demo table", "": "the demo table", "demo": "the demo table",
-                "demo-film": "the demo film (read by the models)"}.get(source, f"source {source}")
+                "demo-film": "the demo table", "demo-script": "the scripted demo"}.get(source, f"source {source}")
         print(f"mahjong-assistant: serving {what} ({variant}) at {url}", flush=True)
         if cfg.get("ACCESS_TOKEN"):
             print(f"access token: {cfg['ACCESS_TOKEN']} (needed on every request from another machine)", flush=True)
@@ -116,8 +117,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                               description="Serve the table assistant's web page. Without --source it plays "
                                           "a built-in demo hand.")
     p.add_argument("--source", default=None, metavar="CAMERA|FILE|URL",
-                   help="camera index (0), video file, image folder or stream URL (default: the demo table, "
-                        "with a scripted reading); demo-film: the demo hand filmed, read by the models")
+                   help="camera index (0), video file, image folder or stream URL (default: the demo table, a "
+                        "filmed hand read live by the models; demo-script: the same hand with a scripted reading)")
     p.add_argument("--variant", "-v", default="sanma", choices=variant_names(), help="rule system (default sanma)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; any other needs the printed access token)")

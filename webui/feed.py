@@ -601,6 +601,11 @@ class FilmDemoFeed(CameraFeed):
         self._goto: int | None = 0
         self._step_started = time.monotonic()
         self._images: dict[int, np.ndarray] = {}
+        self._analysed = 0
+        self._analysed_with: dict[str, str] = {}
+        from .demo.film import ANALYSES_PER_FRAME
+
+        self.analyses_per_step = ANALYSES_PER_FRAME
 
     def _analyzer(self):
         try:
@@ -610,15 +615,22 @@ class FilmDemoFeed(CameraFeed):
                 from vision.inference import TileRecognizer
 
                 self._recognizer = TileRecognizer()
+            from .demo.film import analyzer_options
+
             return LiveAnalyzer(self.doc["variant"], camera_id="demo-film", recognizer=self._recognizer,
                                 calibration=self._calibration, positions=self.doc["positions"],
-                                dealer=self.doc["dealer"])
+                                dealer=self.doc["dealer"], **analyzer_options())
         except (OSError, ImportError, RuntimeError, ValueError) as e:
             raise RecognitionUnavailable(f"the demo film needs the recognition models: {e}") from e
 
     @property
     def step(self) -> int:
         return self._step
+
+    def frames_read(self) -> tuple[int, int]:
+        """(the frame shown, how many times the models have read it)."""
+        with self._lock:
+            return self._step, self._analysed
 
     def goto(self, step: int) -> None:
         if not 0 <= step < len(self.steps):
@@ -647,7 +659,8 @@ class FilmDemoFeed(CameraFeed):
         if target is not None and target != self._step:
             if target < self._step:          # a new hand: a fresh reading of the table
                 self.analyze = self._analyzer()
-            self._step, self._step_started = target, now
+            with self._lock:     # (step, times read) change together: see frames_read()
+                self._analysed, self._step, self._step_started = 0, target, now
         elif target is not None:
             self._step_started = now
         self._state_name, self._message = "live", ""
@@ -656,8 +669,16 @@ class FilmDemoFeed(CameraFeed):
             image = cv2.imdecode(np.frombuffer(self._frames[self._step], np.uint8), cv2.IMREAD_COLOR)
             self._images[self._step] = image
         captured = time.time()
-        result = self.analyze(image, self.corrections()) or {}
-        self._last_image, self._last_result, self._last_time = image, result, captured
+        corrections = self.corrections()
+        if self._analysed < self.analyses_per_step or corrections != self._analysed_with:
+            # a film frame does not change while it is shown: it is read a fixed number of times (as often as
+            # `python -m webui.demo.film --check` reads it), so the page shows the same on any machine
+            result = self.analyze(image, corrections) or {}
+            with self._lock:
+                self._analysed += 1
+            self._analysed_with = corrections
+            self._last_image, self._last_result, self._last_time = image, result, captured
+        result = self._last_result
         self._publish_frame(self._frames[self._step], captured)
         if self._content(result) != self._content(self._snapshot) or self._snapshot.get("step") != self._step:
             self._refresh()

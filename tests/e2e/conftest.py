@@ -1,4 +1,5 @@
-"""Browser tests: the web app on the scripted demo feed, driven by Playwright through Debian's Chromium.
+"""Browser tests: the web app on the demo feeds (scripted, and the film read by the models), driven by
+Playwright through Debian's Chromium.
 
 Skipped (with the reason) when the ``playwright`` package or ``/usr/bin/chromium`` is missing; never
 runs ``playwright install``. Screenshots go to ``tests/e2e/artifacts/`` (git-ignored).
@@ -57,7 +58,35 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser(server):
+def film_server(tmp_path_factory):
+    """The web app on the default demo: the demo film read by the models (stepped by the test)."""
+    reason = _why_skip()
+    if reason:
+        pytest.skip(reason)
+    from werkzeug.serving import make_server
+
+    from webui import create_app
+    from webui.feed import FilmDemoFeed
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    root = tmp_path_factory.mktemp("webui-e2e-film")
+    feed = FilmDemoFeed(auto=False, fps=10)
+    app = create_app({"FEED": feed, "DATA_DIR": str(root), "MATCH_DB": str(root / "matches.db"),
+                      "SETTINGS_FILE": None})
+    hub = app.extensions["hub"].start()
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield {"url": f"http://127.0.0.1:{srv.server_port}", "app": app, "feed": feed, "root": root}
+    srv.shutdown()
+    hub.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    reason = _why_skip()
+    if reason:
+        pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
@@ -69,7 +98,7 @@ def browser(server):
 
 
 @pytest.fixture
-def page_factory(browser, server):
+def page_factory(browser):
     pages = []
 
     def make(viewport=DESKTOP):

@@ -153,7 +153,17 @@ def load(path: str | Path | None = None) -> tuple[dict[str, Any], list[bytes]]:
     return doc, [(folder / s["frame"]).read_bytes() for s in doc["steps"]]
 
 
-def follow(path: str | Path | None = None, repeats: int = 4, recognizer: Any = None) -> dict[str, Any]:
+ANALYSES_PER_FRAME = 4   # times each frame is read (the tracker believes a code after 3 agreeing frames)
+
+
+def analyzer_options() -> dict[str, Any]:
+    """How the live analyser reads the film (the page and :func:`follow` alike): full passes by frame count,
+    not by the clock, so that what it reads does not depend on the machine's speed."""
+    return {"full_pass_s": None, "full_pass_frames": 8}
+
+
+def follow(path: str | Path | None = None, repeats: int = ANALYSES_PER_FRAME, recognizer: Any = None
+           ) -> dict[str, Any]:
     """Read the film with the models as the page does (each frame ``repeats`` times through a
     :class:`vision.live.LiveAnalyzer`) and compare the inferred log with the film's: {"matched", "events",
     "first_difference", "problems", "seconds"}."""
@@ -165,9 +175,8 @@ def follow(path: str | Path | None = None, repeats: int = 4, recognizer: Any = N
 
     t0 = time.time()
     doc, frames = load(path)
-    # full passes by frame count, not by the clock: the same figure on a fast or a slow machine
     la = LiveAnalyzer(doc["variant"], camera_id="demo-film", recognizer=recognizer, calibration=calibration_of(doc),
-                      positions=doc["positions"], dealer=doc["dealer"], full_pass_s=None, full_pass_frames=8)
+                      positions=doc["positions"], dealer=doc["dealer"], **analyzer_options())
     for k, data in enumerate(frames):
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         for _ in range(repeats):
