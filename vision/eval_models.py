@@ -347,7 +347,8 @@ def run(args: argparse.Namespace) -> dict:
     paths = {k: v for k, v in (("detector", getattr(args, "detector", None)),
                                 ("classifier", getattr(args, "classifier", None))) if v}
     # the models themselves, no user head
-    rec = TileRecognizer(threads=args.threads, head=None, auto_scale=getattr(args, "auto_scale", False), **paths)
+    rec = TileRecognizer(threads=args.threads, head=None, auto_scale=getattr(args, "auto_scale", False),
+                         fill_rows=not getattr(args, "no_fill_rows", False), **paths)
     base = None if args.no_baseline else Baseline(args.baseline)
     synth_dir = Path(args.synth) if args.synth else synth_eval_dir(args.synth_count)
     scenes = read_synth(synth_dir, args.synth_count)
@@ -404,5 +405,8 @@ def register(sub) -> None:
     p.add_argument("--auto-scale", action="store_true",
                    help="run the detector again at a finer scale when an image's tiles are small (as the live "
                         "pipeline does for a camera's frames)")
+    p.add_argument("--no-fill-rows", action="store_true",
+                   help="leave out the row completion (vision.rows: tiles missed in rows, boxes astride two tiles, "
+                        "sideways tiles boxed upright read again turned): the detector and classifier alone")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_eval)

@@ -195,7 +195,7 @@ class TileRecognizer:
             self.head = head
         self.scales = tuple(scales)
         self.auto_scale = auto_scale
-        self.fill_rows = fill_rows   # propose boxes for tiles missed inside rows (vision.rows)
+        self.fill_rows = fill_rows   # complete rows (vision.rows) and read unsure tiles again turned
         self._auto: dict[tuple[int, int], tuple[int, ...]] = {}   # frame size -> the scales chosen for it
         self.det_threshold = det_threshold
         self.nms_iou = nms_iou
@@ -376,10 +376,10 @@ class TileRecognizer:
             t1 = time.perf_counter()
             crops = G.warp_crops(img, boxes["obb"], G.CROP_SIZE)
             probs, flip = self.classify(crops, variant)
-            obb, probs, flip = self.recheck_turned(img, boxes["obb"], probs, flip, variant)
-            if obb is not boxes["obb"]:
-                boxes = {**boxes, "obb": obb, "quad": G.obb_to_quad(obb)}
             if self.fill_rows:
+                obb, probs, flip = self.recheck_turned(img, boxes["obb"], probs, flip, variant)
+                if obb is not boxes["obb"]:
+                    boxes = {**boxes, "obb": obb, "quad": G.obb_to_quad(obb)}
                 boxes, probs, flip = self.fill_row_gaps(img, boxes, probs, flip, variant)
             t2 = time.perf_counter()
         tiles = assemble(boxes, probs, flip, keep_none, self.min_confidence)
