@@ -255,12 +255,22 @@ def test_the_demo_film_is_read_by_the_models():
 
     if not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file()):
         pytest.skip("models not trained/exported yet")
-    f = FilmDemoFeed(auto=False)
-    for step in (0, 1):
-        f.goto(step)
-        for _ in range(5):          # a few frames: the tiles' readings settle
-            f._tick()
-    snap = f.snapshot()
+    f = FilmDemoFeed(auto=False).start()
+    try:
+        for step in (0, 1):
+            f.goto(step)
+            deadline = time.monotonic() + 60
+            while f.frames_read() != (step, f.analyses_per_step):   # each frame read four times, off the loop
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+        deadline = time.monotonic() + 10
+        while f.snapshot().get("event") != "seat 0 drew 7z" and time.monotonic() < deadline:
+            time.sleep(0.02)
+        snap = f.snapshot()
+        status = f.status()
+    finally:
+        f.stop()
+    assert status["state"] == "live"
     assert snap["step"] == 1 and snap["steps"] == 24 and snap["script"] == "East draws 7z"
     assert len(snap["tiles"]) >= 40
     east = snap["state"]["seats"][0]

@@ -32,11 +32,14 @@ SERVER = r"""
 import logging, sys
 from werkzeug.serving import make_server
 from webui import create_app
-from webui.feed import ScriptedDemoFeed
+from webui.feed import FilmDemoFeed, ScriptedDemoFeed
 logging.getLogger("werkzeug").setLevel(logging.ERROR)
 step, fps, data = float(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 live = sys.argv[4] == "1"
-feed = ScriptedDemoFeed(step_seconds=step, fps=fps, hold_steps=1.0, live_frames=live)
+if sys.argv[5] == "film":
+    feed = FilmDemoFeed(step_seconds=step, fps=fps, hold_steps=1.0)
+else:
+    feed = ScriptedDemoFeed(step_seconds=step, fps=fps, hold_steps=1.0, live_frames=live)
 app = create_app({"FEED": feed, "DATA_DIR": data, "MATCH_DB": data + "/m.db"})
 app.extensions["hub"].start()
 srv = make_server("127.0.0.1", 0, app, threaded=True)
@@ -220,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--browser", action="store_true", help="Chromium pages (Playwright) instead of HTTP clients")
     ap.add_argument("--still-frames", action="store_true",
                     help="resend the stored demo JPEG instead of encoding a new frame each tick like a camera")
+    ap.add_argument("--film", action="store_true",
+                    help="the default demo: the demo film read by the models (on their own thread) instead of the "
+                         "scripted demo; its stored frames are resent")
     ap.add_argument("--json", action="store_true", help="also print the figures as JSON")
     args = ap.parse_args(argv)
 
@@ -228,13 +234,19 @@ def main(argv: list[str] | None = None) -> int:
     data = tempfile.mkdtemp(prefix="bench-live-")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([os.getcwd(), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.Popen([sys.executable, "-c", SERVER, str(args.step_seconds), str(args.fps), data,
-                             "0" if args.still_frames else "1"],
+                             "0" if args.still_frames else "1", "film" if args.film else "script"],
                             stdout=subprocess.PIPE, text=True, env=env)
     try:
         port = int(proc.stdout.readline())
         from .feed import load_demo
 
-        warm = len(load_demo()[0]["steps"]) * args.step_seconds + 1.0
+        if args.film:
+            from .demo.film import load as load_film
+
+            steps = len(load_film()[0]["steps"])
+        else:
+            steps = len(load_demo()[0]["steps"])
+        warm = steps * args.step_seconds + (5.0 if args.film else 1.0)   # the film: the models load first
         time.sleep(warm)  # one whole demo hand first: every step analysed once, imports and caches warm
         browser = None
         pw = None
@@ -254,8 +266,9 @@ def main(argv: list[str] | None = None) -> int:
             browser.close()
             pw.stop()
         how = "Chromium pages" if args.browser else "SSE + MJPEG HTTP clients"
-        frames = "stored JPEG resent" if args.still_frames else "new JPEG encoded each frame"
-        print(f"demo feed at {args.fps:.0f} fps ({frames}), table change every {args.step_seconds} s, "
+        frames = "stored JPEG resent" if args.still_frames or args.film else "new JPEG encoded each frame"
+        what = "demo film read by the models" if args.film else "scripted demo feed"
+        print(f"{what} at {args.fps:.0f} fps ({frames}), table change every {args.step_seconds} s, "
               f"{args.seconds:.0f} s per viewer count in {args.rounds} alternating rounds, viewers = {how}, "
               f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
         for r in results:

@@ -575,9 +575,10 @@ class CameraFeed(TableFeed):
 
 class FilmDemoFeed(CameraFeed):
     """The demo hand as a film (:mod:`webui.demo.film`) read by the recognition models, as a camera is read:
-    each frame is shown for ``step_seconds`` (the last ``hold_steps`` times longer) and analysed by a
-    :class:`vision.live.LiveAnalyzer` that knows the film's camera and seating; after the last frame it starts
-    over with a fresh analyser (``loop``). ``auto`` False: stay on a frame until :meth:`goto` (tests).
+    each frame is shown for ``step_seconds`` (the last ``hold_steps`` times longer) and analysed, on a thread of
+    its own, by a :class:`vision.live.LiveAnalyzer` that knows the film's camera and seating; after the last
+    frame it starts over with a fresh analyser (``loop``). ``auto`` False: stay on a frame until :meth:`goto`
+    (tests).
 
     Raises :class:`RecognitionUnavailable` when the models do not load, FileNotFoundError when the film is
     missing."""
@@ -603,6 +604,10 @@ class FilmDemoFeed(CameraFeed):
         self._images: dict[int, np.ndarray] = {}
         self._analysed = 0
         self._analysed_with: dict[str, str] = {}
+        self._new_hand = False
+        self._result_version = 0
+        self._seen_version = -1
+        self._reader: threading.Thread | None = None
         from .demo.film import ANALYSES_PER_FRAME
 
         self.analyses_per_step = ANALYSES_PER_FRAME
@@ -639,14 +644,58 @@ class FilmDemoFeed(CameraFeed):
             self._goto = step
 
     def start(self) -> TableFeed:  # no capture source: the frames are in memory
-        return TableFeed.start(self)
+        TableFeed.start(self)
+        with self._started:
+            if self._reader is None or not self._reader.is_alive():
+                self._reader = threading.Thread(target=self._read_frames, name="demo-film-reader", daemon=True)
+                self._reader.start()
+        return self
 
     def stop(self) -> None:
         TableFeed.stop(self)
+        if self._reader is not None:
+            self._reader.join(timeout=10)
+        self._reader = None
 
-    def _tick(self) -> None:
+    def _image(self, step: int) -> np.ndarray:
         import cv2
 
+        image = self._images.get(step)
+        if image is None:
+            image = cv2.imdecode(np.frombuffer(self._frames[step], np.uint8), cv2.IMREAD_COLOR)
+            self._images[step] = image
+        return image
+
+    def _read_frames(self) -> None:
+        """The models' thread: reads the frame shown a fixed number of times (as often as ``python -m
+        webui.demo.film --check`` reads it, so the page shows the same on a fast or a slow machine), and again
+        after a correction; the frame loop only publishes, so it keeps its budget while the models work."""
+        while not self._stop.is_set():
+            corrections = self.corrections()
+            with self._lock:
+                step, fresh = self._step, self._new_hand
+                need = step >= 0 and (self._analysed < self.analyses_per_step or corrections != self._analysed_with)
+                if need:
+                    self._new_hand = False
+            if not need:
+                self._stop.wait(0.02)
+                continue
+            if fresh:                        # a new hand: a fresh reading of the table
+                self.analyze = self._analyzer()
+            image = self._image(step)
+            captured = time.time()           # the frame is "captured" when the models start reading it
+            try:
+                result = self.analyze(image, corrections) or {}
+            except Exception as e:  # noqa: BLE001 - the demo must go on; the page says what failed
+                result = {**self._last_result, "problems": [f"Recognition failed on a frame: {e}"]}
+            with self._lock:
+                if self._step == step:
+                    self._analysed += 1
+                self._analysed_with = corrections
+                self._last_image, self._last_result, self._last_time = image, result, captured
+                self._result_version += 1
+
+    def _tick(self) -> None:
         now = time.monotonic()
         with self._lock:
             target, self._goto = self._goto, None
@@ -657,30 +706,18 @@ class FilmDemoFeed(CameraFeed):
                 if target >= len(self.steps):
                     target = 0 if self.loop else self._step
         if target is not None and target != self._step:
-            if target < self._step:          # a new hand: a fresh reading of the table
-                self.analyze = self._analyzer()
             with self._lock:     # (step, times read) change together: see frames_read()
+                if target < self._step:
+                    self._new_hand = True
                 self._analysed, self._step, self._step_started = 0, target, now
         elif target is not None:
             self._step_started = now
         self._state_name, self._message = "live", ""
-        image = self._images.get(self._step)
-        if image is None:
-            image = cv2.imdecode(np.frombuffer(self._frames[self._step], np.uint8), cv2.IMREAD_COLOR)
-            self._images[self._step] = image
-        captured = time.time()
-        corrections = self.corrections()
-        if self._analysed < self.analyses_per_step or corrections != self._analysed_with:
-            # a film frame does not change while it is shown: it is read a fixed number of times (as often as
-            # `python -m webui.demo.film --check` reads it), so the page shows the same on any machine
-            result = self.analyze(image, corrections) or {}
-            with self._lock:
-                self._analysed += 1
-            self._analysed_with = corrections
-            self._last_image, self._last_result, self._last_time = image, result, captured
-        result = self._last_result
-        self._publish_frame(self._frames[self._step], captured)
-        if self._content(result) != self._content(self._snapshot) or self._snapshot.get("step") != self._step:
+        self._publish_frame(self._frames[self._step], time.time())
+        with self._lock:
+            version = self._result_version
+        if self._last_image is not None and (version != self._seen_version or self._snapshot.get("step") != self._step):
+            self._seen_version = version
             self._refresh()
 
     def _compose(self) -> dict[str, Any] | None:
