@@ -278,6 +278,10 @@ def test_the_demo_film_is_read_by_the_models():
 
     assert len(parse_tiles(east["hand"])) == 14 and snap["state"]["drawn_tile"] == "7z"
     assert snap["event"] == "seat 0 drew 7z"
+    # the fitted zones, drawn on the page: the centre, and each player's discards, hand and melds
+    zones = {(z["name"], z["seat"]) for z in snap["zones"]}
+    assert zones == {("centre", None)} | {(n, s) for n in ("discards", "hand", "melds") for s in (0, 1, 2)}
+    assert all(len(z["polygon"]) == 4 for z in snap["zones"])
 
 
 def test_follow_the_demo_film_reports_against_its_log(monkeypatch):

@@ -703,7 +703,8 @@ class LiveAnalyzer:
                        "scales": list(scales) if scales is not None else list(
                            rec.scales_for(size) if self._scaling else getattr(rec, "scales", ())),
                        "rebuilt": rebuilt}
-        self._result = {"tiles": tiles, "zones": [], "state": self._state, "event": self._last_event, "win": self._win,
+        zones = self._rebuilt.get("zones", []) if self._rebuilt else []
+        self._result = {"tiles": tiles, "zones": zones, "state": self._state, "event": self._last_event, "win": self._win,
                         "problems": problems + self._game_problems, "observation": observation,
                         "timing": dict(self.timing), "stable": settled}
         return dict(self._result)
@@ -890,7 +891,9 @@ class LiveAnalyzer:
                 old = self._rebuilt = {"key": key, "calibration": self.calibration,
                                        "xy": {t: v.copy() for t, v in xy.items()},
                                        "observation": observation, "by_track": by_track,
-                                       "problems": [p.message for p in obs.problems]}
+                                       "problems": [p.message for p in obs.problems],
+                                       "zones": self._zone_outlines(getattr(obs, "zones_fitted", None),
+                                                                    obs.meta.get("occupied"))}
             except (ValueError, KeyError, IndexError) as e:
                 self._rebuilt = None
                 problems.append(f"The table could not be rebuilt from this frame: {e}")
@@ -900,6 +903,24 @@ class LiveAnalyzer:
             if a is not None:
                 tile["zone"], tile["seat"] = a["part"], a["position"]
         return old["observation"], problems + list(old["problems"]), rebuilt
+
+    def _zone_outlines(self, zones, occupied) -> list[dict]:
+        """The fitted zones as the page draws them: {name, seat (engine seat, None for the centre), polygon in
+        image pixels} for the centre and each occupied side's discards, hand and melds."""
+        if zones is None or self.calibration is None:
+            return []
+        ring = sorted(int(p) for p in (occupied or self._positions_for() or range(4)))
+        dealer = self._dealer_for(ring) if ring else 0
+        out = []
+        for position, name, poly in zones.regions():
+            if name not in ("centre", "discards", "hand", "melds") or (position >= 0 and position not in ring):
+                continue
+            pts = self.calibration.table_to_image(np.asarray(poly, float), z=0.0)
+            if not np.all(np.isfinite(pts)):
+                continue
+            seat = None if position < 0 else (ring.index(position) - ring.index(dealer)) % len(ring)
+            out.append({"name": name, "seat": seat, "polygon": np.round(pts, 1).tolist()})
+        return out
 
     def _apply_corrections(self, corrections: dict[str, str]) -> bool:
         """Pin the users' codes on their tracks; whether any changed."""

@@ -911,6 +911,7 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
     obs = TableObservation(v.name, players, seats, dora, sorted(centre, key=_canon), unplaced, problems,
                            meta={"tile_mm": [round(tw, 1), round(th, 1)], "zones": zones.to_dict(),
                                  "occupied": occupied, "calibration": calibration.source})
+    obs.zones_fitted = zones                 # (not a field: kept out of the JSON) the zones, for drawing
     if len(seatings) > 1:
         obs.meta["seatings"] = seatings      # the occupied sides cannot be told from this frame
     if reread:
