@@ -315,3 +315,15 @@ def test_the_default_demo_is_the_film_and_the_script_stays_available():
     assert isinstance(cli.make_feed(None), FilmDemoFeed)
     assert isinstance(cli.make_feed("demo"), FilmDemoFeed)
     assert isinstance(cli.make_feed("demo-script"), ScriptedDemoFeed)
+
+
+def test_the_models_follow_the_demo_film_to_its_win():
+    """The whole demo film through the live pipeline and the shipped models: every event of the camera
+    player's log is inferred, in order (what ``python -m webui.demo.film --check`` prints)."""
+    from vision.inference import CLASSIFIER_PATH, DETECTOR_PATH
+    from webui.demo import film
+
+    if not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file()):
+        pytest.skip("models not trained/exported yet")
+    r = film.follow()
+    assert (r["matched"], r["events"], r["first_difference"]) == (24, 24, "")

@@ -68,13 +68,37 @@ def compare_logs(inferred: Sequence[Event], expected: Sequence[Event]) -> tuple[
     return matched, first
 
 
+LIVE_READS = 4   # times the live pipeline reads each frame (``--live``), as the demo film is read
+
+
+def live_inferrer(video, recognizer, reads: int = LIVE_READS):
+    """The hand's frames through :class:`vision.live.LiveAnalyzer` (tracking, change-driven passes, row completion,
+    its own followed game), each frame ``reads`` times, with the camera's calibration and the seating known;
+    returns the analyser's event inferrer (an empty one when it followed nothing)."""
+    from .live import LiveAnalyzer
+
+    la = LiveAnalyzer(video.variant, camera_id=f"eval-video-{video.seed}", recognizer=recognizer,
+                      calibration=video.calibration(), positions=video.positions, dealer=video.dealer,
+                      full_pass_s=None, full_pass_frames=8)
+    for f in video.frames:
+        image = video.render(f)
+        for _ in range(reads):
+            la.process(image)
+    if la._game is None:
+        return EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    return la._game.inferrer
+
+
 def evaluate_hand(variant: str, seed: int, *, noise: float = 0.03, recognizer=None, short_wall: int | None = None,
-                  view: str | None = None, framing: str = "table") -> dict:
+                  view: str | None = None, framing: str = "table", live: bool = False) -> dict:
     from datasets.hand_video import generate_hand_video
 
     video = generate_hand_video(variant, seed, short_wall=short_wall, view=view, framing=framing)
-    observations = frame_observations(video, noise=noise, seed=seed, recognizer=recognizer)
-    inf = infer(video, observations)
+    if live:
+        inf = live_inferrer(video, recognizer)
+    else:
+        observations = frame_observations(video, noise=noise, seed=seed, recognizer=recognizer)
+        inf = infer(video, observations)
     expected = video.camera_log()
     matched, first = compare_logs(inf.events, expected)
     return {"seed": seed, "view": video.view, "frames": len(video.frames), "events": len(expected),
@@ -109,12 +133,17 @@ def cmd_eval_video(args: argparse.Namespace) -> int:
         except (ImportError, FileNotFoundError) as exc:
             print(f"error: --from-images needs the tile recogniser: {exc}", file=sys.stderr)
             return 2
+    if args.live and not args.from_images:
+        print("error: --live reads the rendered frames: give --from-images too", file=sys.stderr)
+        return 2
     res = run(variants, args.hands, args.seed, noise=args.noise, recognizer=recognizer, short_wall=args.short_wall,
-              view=args.view, framing=args.framing)
+              view=args.view, framing=args.framing, live=args.live)
     if args.json:
         print(json.dumps(res))
         return 0
-    mode = "rendered images + recogniser" if args.from_images else f"labels, box noise {args.noise:g}"
+    mode = ("rendered images + recogniser" + (f", live pipeline, each frame read {LIVE_READS} times" if args.live
+                                              else ", each frame on its own") if args.from_images
+            else f"labels, box noise {args.noise:g}")
     print(f"event logs inferred from generated hands ({mode}; view {args.view or 'random'}, framing "
           f"{args.framing}; seeds {args.seed}..{args.seed + args.hands - 1})")
     for v, r in res.items():
@@ -140,8 +169,12 @@ def register(sub) -> None:
                         "table (default: seat or overhead, at random per hand)")
     p.add_argument("--framing", choices=("table", "tiles"), default="table",
                    help="the camera sees the whole table (default) or comes as close as the tiles allow")
+    p.add_argument("--live", action="store_true",
+                   help="with --from-images: read the frames as a camera is read, through the live pipeline "
+                        "(tracking, change-driven passes, row completion), each frame four times")
     add_output_options(p, "print the first difference of failed hands")
     p.set_defaults(func=cmd_eval_video)
 
 
-__all__ = ["cmd_eval_video", "compare_logs", "evaluate_hand", "frame_observations", "infer", "register", "run"]
+__all__ = ["cmd_eval_video", "compare_logs", "evaluate_hand", "frame_observations", "infer", "live_inferrer",
+           "register", "run"]
