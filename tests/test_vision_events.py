@@ -483,26 +483,14 @@ def test_a_reread_needs_the_event_that_brought_the_tile_in():
     assert inf.events[0].hands[video.camera_seat] == "5778p1223677s14z" and len(inf.rereads) == 1
 
 
-def test_eval_video_live_reads_through_the_live_pipeline(capsys):
+def test_eval_video_live_reads_through_the_live_pipeline(capsys, blind_recognizer):
     """``eval-video --from-images --live``: the frames go through the live analyser; with a recogniser that
     reads nothing no event is inferred (and --live alone is refused)."""
     import argparse
 
-    import numpy as np
-
     from vision.eval_video import cmd_eval_video, evaluate_hand
-    from vision.inference import empty_boxes
 
-    class Blind:
-        scales = (640,)
-
-        def detect_boxes(self, image, **kw):
-            return empty_boxes()
-
-        def classify(self, crops, variant=None):
-            return np.zeros((len(crops), 56)), np.zeros(len(crops))
-
-    r = evaluate_hand("sanma", 3, recognizer=Blind(), short_wall=2, live=True)
+    r = evaluate_hand("sanma", 3, recognizer=blind_recognizer, short_wall=2, live=True)
     assert r["matched"] == 0 and r["events"] > 0 and not r["exact"]
     args = argparse.Namespace(variant="sanma", hands=1, seed=0, noise=0.03, from_images=False, live=True,
                               threads=1, short_wall=None, view=None, framing="table", json=False, verbose=False)

@@ -284,23 +284,12 @@ def test_the_demo_film_is_read_by_the_models():
     assert all(len(z["polygon"]) == 4 for z in snap["zones"])
 
 
-def test_follow_the_demo_film_reports_against_its_log(monkeypatch):
+def test_follow_the_demo_film_reports_against_its_log(blind_recognizer):
     """``python -m webui.demo.film --check``: the film's frames through the live analyser, the inferred log
     compared with the film's. With a recogniser that reads nothing, no event is inferred."""
     from webui.demo import film
 
-    class Blind:
-        scales = (640,)
-
-        def detect_boxes(self, image, **kw):
-            from vision.inference import empty_boxes
-
-            return empty_boxes()
-
-        def classify(self, crops, variant=None):
-            return np.zeros((len(crops), 56)), np.zeros(len(crops))
-
-    r = film.follow(repeats=1, recognizer=Blind())
+    r = film.follow(repeats=1, recognizer=blind_recognizer)
     assert r["matched"] == 0 and r["events"] == 24
     assert r["first_difference"].startswith("at event 0: inferred nothing")
 

@@ -31,6 +31,37 @@ def _axes(theta_deg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return right, up
 
 
+def _pair_geometry(obb: np.ndarray):
+    """(centres, widths, heights, d, u, v, dtheta): d[i, j] = c_j - c_i, u/v its parts along/across i's width
+    axis, dtheta the angle between the two axes (modulo 180 degrees)."""
+    c, w, h = obb[:, :2], obb[:, 2], obb[:, 3]
+    right, up = _axes(obb[:, 4])
+    d = c[None, :, :] - c[:, None, :]
+    u = np.einsum("ijk,ik->ij", d, right)
+    v = np.einsum("ijk,ik->ij", d, up)
+    dtheta = np.abs((obb[None, :, 4] - obb[:, None, 4] + 90.0) % 180.0 - 90.0)
+    return c, w, h, d, u, v, dtheta
+
+
+def _groups(n: int, pairs) -> tuple[list[int], list[list[int]]]:
+    """Connected groups of 0..n-1 joined by ``pairs``: (each index's group label, the groups)."""
+    root = list(range(n))
+
+    def find(a: int) -> int:
+        while root[a] != a:
+            root[a] = root[root[a]]
+            a = root[a]
+        return a
+
+    for i, j in pairs:
+        root[find(i)] = find(j)
+    label = [find(i) for i in range(n)]
+    groups: dict[int, list[int]] = {}
+    for i, g in enumerate(label):
+        groups.setdefault(g, []).append(i)
+    return label, list(groups.values())
+
+
 def _neighbours(u: np.ndarray, v: np.ndarray, w: np.ndarray, h: np.ndarray) -> list[tuple[int, int]]:
     """(i, j): j is the nearest box on one side of i along i's width axis, roughly on its line (the axis is only
     known modulo 180 degrees: both sides), whatever its kind (a gap is only a gap when nothing lies in it)."""
@@ -55,12 +86,7 @@ def row_gaps(obb: np.ndarray, max_missing: int = MAX_MISSING, active: np.ndarray
     n = len(obb)
     if n < 2:
         return np.zeros((0, 5))
-    c, w, h = obb[:, :2], obb[:, 2], obb[:, 3]
-    right, up = _axes(obb[:, 4])
-    d = c[None, :, :] - c[:, None, :]                      # d[i, j] = c_j - c_i
-    u = np.einsum("ijk,ik->ij", d, right)                  # along i's width axis
-    v = np.einsum("ijk,ik->ij", d, up)                     # across it
-    dtheta = np.abs((obb[None, :, 4] - obb[:, None, 4] + 90.0) % 180.0 - 90.0)
+    c, w, h, d, u, v, dtheta = _pair_geometry(obb)
     alike = ((np.abs(w[None, :] / w[:, None] - 1) < SIZE_TOL) & (np.abs(h[None, :] / h[:, None] - 1) < SIZE_TOL)
              & (dtheta < ANGLE_TOL))
     on_line = np.abs(v) < LATERAL_TOL * h[:, None]
@@ -70,20 +96,11 @@ def row_gaps(obb: np.ndarray, max_missing: int = MAX_MISSING, active: np.ndarray
             pairs.append((min(i, j), max(i, j)))
     # rows: boxes joined by neighbour pairs; a row's pitch (centre to centre of touching tiles, in pixels) is
     # the median of its pair distances (most neighbours touch; a box off-centre or a gap moves it little)
-    root = list(range(n))
-
-    def find(a: int) -> int:
-        while root[a] != a:
-            root[a] = root[root[a]]
-            a = root[a]
-        return a
-
-    for i, j in pairs:
-        root[find(i)] = find(j)
+    label, _ = _groups(n, pairs)
     dist = {(i, j): abs(u[i, j]) for i, j in pairs}
     by_row: dict[int, list[float]] = {}
     for (i, j), dd in dist.items():
-        by_row.setdefault(find(i), []).append(dd)
+        by_row.setdefault(label[i], []).append(dd)
     touching = [dist[p] / ((w[p[0]] + w[p[1]]) / 2) for p in pairs]
     touching = [r for r in touching if PITCH_RANGE[0] <= r <= PITCH_RANGE[1]]
     overall = float(np.median(touching)) if touching else 1.0     # in box widths, over the frame
@@ -95,7 +112,7 @@ def row_gaps(obb: np.ndarray, max_missing: int = MAX_MISSING, active: np.ndarray
         if active is not None and not (active[i] or active[j]):
             continue
         width, height = (w[i] + w[j]) / 2, (h[i] + h[j]) / 2
-        pitch = row_pitch[find(i)]
+        pitch = row_pitch[label[i]]
         if pitch / width > PITCH_RANGE[1]:      # no touching tiles in this row: the frame's usual pitch
             pitch = overall * width
         steps = int(round(dist[i, j] / pitch))   # tiles missing + 1
@@ -142,30 +159,12 @@ class Lattice:
 
 def _rows(obb: np.ndarray, size_tol: float, angle_tol: float, lateral_tol: float) -> list[list[int]]:
     """Boxes joined into rows: chains of nearest neighbours on a common line with axes alike."""
-    n = len(obb)
-    c, w, h = obb[:, :2], obb[:, 2], obb[:, 3]
-    right, up = _axes(obb[:, 4])
-    d = c[None, :, :] - c[:, None, :]
-    u = np.einsum("ijk,ik->ij", d, right)
-    v = np.einsum("ijk,ik->ij", d, up)
-    dtheta = np.abs((obb[None, :, 4] - obb[:, None, 4] + 90.0) % 180.0 - 90.0)
+    c, w, h, d, u, v, dtheta = _pair_geometry(obb)
     size = np.sqrt(w * h)
     alike = (np.abs(size[None, :] / size[:, None] - 1) < size_tol) & (dtheta < angle_tol)
-    root = list(range(n))
-
-    def find(a: int) -> int:
-        while root[a] != a:
-            root[a] = root[root[a]]
-            a = root[a]
-        return a
-
-    for i, j in _neighbours(u, v, w, h):
-        if alike[i, j] and abs(v[i, j]) < lateral_tol * h[i] and abs(u[i, j]) < 3.5 * w[i]:
-            root[find(i)] = find(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(i)
-    return list(groups.values())
+    pairs = [(i, j) for i, j in _neighbours(u, v, w, h)
+             if alike[i, j] and abs(v[i, j]) < lateral_tol * h[i] and abs(u[i, j]) < 3.5 * w[i]]
+    return _groups(len(obb), pairs)[1]
 
 
 def row_lattices(obb: np.ndarray, confidence: np.ndarray, backs: np.ndarray | None = None,

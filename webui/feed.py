@@ -352,6 +352,20 @@ def rebuild_state(truth: dict[str, Any], ids: dict[str, Any], code_of: dict[str,
     return state
 
 
+def _next_step(feed: Any, now: float) -> int | None:
+    """The step a demo feed moves to now (a :meth:`goto` first, else the next one once the step has been shown
+    ``step_seconds``, the last ``hold_steps`` times longer, looping when ``loop``), or None to stay."""
+    with feed._lock:
+        target, feed._goto = feed._goto, None
+    if target is None and feed.auto and feed._step >= 0:
+        hold = feed.step_seconds * (feed.hold_steps if feed._step == len(feed.steps) - 1 else 1.0)
+        if now - feed._step_started >= hold:
+            target = feed._step + 1
+            if target >= len(feed.steps):
+                target = 0 if feed.loop else feed._step
+    return target
+
+
 class ScriptedDemoFeed(TableFeed):
     """Plays the bundled demo hand with no camera: one rendered frame per step, ``step_seconds`` apart.
 
@@ -396,14 +410,7 @@ class ScriptedDemoFeed(TableFeed):
 
     def _tick(self) -> None:
         now = time.monotonic()
-        with self._lock:
-            target, self._goto = self._goto, None
-        if target is None and self.auto and self._step >= 0:
-            hold = self.step_seconds * (self.hold_steps if self._step == len(self.steps) - 1 else 1.0)
-            if now - self._step_started >= hold:
-                target = self._step + 1
-                if target >= len(self.steps):
-                    target = 0 if self.loop else self._step
+        target = _next_step(self, now)
         if target is not None and target != self._step:
             with self._rebuild_lock:
                 self._step, self._step_started, self._step_time = target, now, time.time()
@@ -697,14 +704,7 @@ class FilmDemoFeed(CameraFeed):
 
     def _tick(self) -> None:
         now = time.monotonic()
-        with self._lock:
-            target, self._goto = self._goto, None
-        if target is None and self.auto and self._step >= 0:
-            hold = self.step_seconds * (self.hold_steps if self._step == len(self.steps) - 1 else 1.0)
-            if now - self._step_started >= hold:
-                target = self._step + 1
-                if target >= len(self.steps):
-                    target = 0 if self.loop else self._step
+        target = _next_step(self, now)
         if target is not None and target != self._step:
             with self._lock:     # (step, times read) change together: see frames_read()
                 if target < self._step:

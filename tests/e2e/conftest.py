@@ -33,19 +33,18 @@ def _why_skip() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def _serve(tmp_path_factory, make_feed, name: str):
+    """The web app on the feed ``make_feed()`` makes, on a free port, with its data in a temporary folder."""
     reason = _why_skip()
     if reason:
         pytest.skip(reason)
     from werkzeug.serving import make_server
 
     from webui import create_app
-    from webui.feed import ScriptedDemoFeed
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    root = tmp_path_factory.mktemp("webui-e2e")
-    feed = ScriptedDemoFeed(auto=False, fps=10)
+    root = tmp_path_factory.mktemp(name)
+    feed = make_feed()
     app = create_app({"FEED": feed, "DATA_DIR": str(root), "MATCH_DB": str(root / "matches.db"),
                       "SETTINGS_FILE": None})
     hub = app.extensions["hub"].start()
@@ -55,31 +54,22 @@ def server(tmp_path_factory):
     yield {"url": f"http://127.0.0.1:{srv.server_port}", "app": app, "feed": feed, "root": root}
     srv.shutdown()
     hub.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The web app on the scripted demo (stepped by the tests)."""
+    from webui.feed import ScriptedDemoFeed
+
+    yield from _serve(tmp_path_factory, lambda: ScriptedDemoFeed(auto=False, fps=10), "webui-e2e")
 
 
 @pytest.fixture(scope="module")
 def film_server(tmp_path_factory):
     """The web app on the default demo: the demo film read by the models (stepped by the test)."""
-    reason = _why_skip()
-    if reason:
-        pytest.skip(reason)
-    from werkzeug.serving import make_server
-
-    from webui import create_app
     from webui.feed import FilmDemoFeed
 
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    root = tmp_path_factory.mktemp("webui-e2e-film")
-    feed = FilmDemoFeed(auto=False, fps=10)
-    app = create_app({"FEED": feed, "DATA_DIR": str(root), "MATCH_DB": str(root / "matches.db"),
-                      "SETTINGS_FILE": None})
-    hub = app.extensions["hub"].start()
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield {"url": f"http://127.0.0.1:{srv.server_port}", "app": app, "feed": feed, "root": root}
-    srv.shutdown()
-    hub.stop()
+    yield from _serve(tmp_path_factory, lambda: FilmDemoFeed(auto=False, fps=10), "webui-e2e-film")
 
 
 @pytest.fixture(scope="module")

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import time
 
-from test_webui_e2e import ARTIFACTS, PHONE, no_sideways_scroll, open_live, shoot
+from test_webui_e2e import ARTIFACTS, PHONE, no_sideways_scroll, open_live, shoot, wait_published
 
 
 def play_to(server, step: int) -> None:
     """Show the film's frames up to ``step`` in order, each until the models have read it as often as the
     page does (the followed hand needs every frame), and wait until that snapshot is published."""
-    feed, hub = server["feed"], server["app"].extensions["hub"]
+    feed = server["feed"]
     start = max(feed.frames_read()[0], 0)    # the frame shown first is read to the end too
     for k in range(start, step + 1):
         if k != feed.frames_read()[0]:
@@ -21,13 +21,7 @@ def play_to(server, step: int) -> None:
         while feed.frames_read()[0] != k or feed.frames_read()[1] < feed.analyses_per_step:
             assert time.monotonic() < deadline, f"the demo film did not read frame {k}"
             time.sleep(0.02)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        _, payload, _ = hub.current()
-        if payload and payload.get("snapshot", {}).get("step") == step:
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"the page did not show frame {step}")
+    wait_published(server, step)
 
 
 def test_the_demo_film_is_read_live_to_the_win_and_scored(page_factory, film_server):

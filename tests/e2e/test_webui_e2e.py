@@ -14,6 +14,11 @@ PHONE = {"width": 390, "height": 844}
 def goto_step(server, step: int) -> None:
     """Put the demo on ``step`` and wait until the analysis of it is published."""
     server["feed"].goto(step)
+    wait_published(server, step)
+
+
+def wait_published(server, step: int) -> None:
+    """Wait until the hub publishes the analysis of the demo's ``step``."""
     hub = server["app"].extensions["hub"]
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
