@@ -69,7 +69,7 @@ from assistant.play import (
 )
 from assistant.tiles import Tile, format_tiles, parse_tiles, sort_key
 
-from .observation import TableObservation
+from .observation import TableObservation, mostly_backs, tops_only
 
 try:  # the engine's Reveal event
     from assistant.play.events import Reveal  # type: ignore[attr-defined]
@@ -220,7 +220,7 @@ def _target(obs: TableObservation, ctx: _Ctx) -> _Target:
         melds = tuple(_Meld(m.type, tuple(m.tiles), m.sideways, m.source, m.added, m.concealed,
                             tuple(m.stands_for or m.tiles)) for m in s.melds)
         hand = tuple(s.hand)
-        if pos != ctx.order[ctx.camera] and _tops(hand, len(s.melds)):
+        if pos != ctx.order[ctx.camera] and tops_only(hand, len(s.melds)):
             hand = ("bk",) * len(hand)          # a hidden hand's tops read as faces
             s = replace(s, hand_state="backs")
         state = s.hand_state if s.hand_state in ("faces", "backs", "mixed") else (
@@ -781,14 +781,6 @@ def explain(t: _Table, g: _Target, ctx: _Ctx, max_nodes: int = 20000) -> list[tu
 #: observation problems that do not stop a frame from being followed (the page still shows them): a tile
 #: lying where no tile belongs was left out of the table
 ADVISORY = frozenset({"unplaced"})
-#: another player's hand showing fewer faces than this (counting 3 per meld) and no backs is no hand laid down:
-#: the tops of its standing tiles read as faces (a white dragon looks much like a tile's top)
-TOPS_BELOW = 10
-
-
-def _tops(hand: Sequence[str], melds: int) -> bool:
-    return bool(hand) and "bk" not in hand and len(hand) + 3 * melds < TOPS_BELOW
-
 
 def _blocking(p, obs: TableObservation, ctx: _Ctx) -> bool:
     """Whether observation problem ``p`` stops the frame from being followed."""
@@ -796,7 +788,7 @@ def _blocking(p, obs: TableObservation, ctx: _Ctx) -> bool:
         return False
     if p.kind == "hand_size" and p.position is not None and p.position != ctx.order[ctx.camera]:
         s = obs.seat(p.position)
-        return s is None or not _tops(s.hand, len(s.melds))   # tops of a hidden hand: not counted
+        return s is None or not tops_only(s.hand, len(s.melds))   # tops of a hidden hand: not counted
     return True
 
 
@@ -885,7 +877,7 @@ def _check_hidden(t: _Table | None, g: _Target, ctx: _Ctx) -> list[str]:
     """A hidden hand partly face up is being laid down (wait for the rest); a few faces among mostly backs
     are the tops of standing tiles read as faces, which change nothing (the hand stays hidden)."""
     return [f"{ctx.who(i)}'s hand is seen partly face up." for i, v in enumerate(g.seats)
-            if i != ctx.camera and v.state == "mixed" and 2 * v.hand.count("bk") < len(v.hand)]
+            if i != ctx.camera and v.state == "mixed" and not mostly_backs(v.hand)]
 
 
 #: checks of a new observation against the last accepted table

@@ -95,6 +95,22 @@ PROBLEM_KINDS = (
 )
 
 
+#: another player's hand showing fewer faces than this (3 per meld counted) and no back is no hand laid down
+TOPS_BELOW = 10
+
+
+def mostly_backs(hand: list[str] | tuple[str, ...]) -> bool:
+    """A hand seen from behind: at least half of it backs (a few faces are tops of standing tiles read as
+    faces)."""
+    return 2 * list(hand).count("bk") >= len(hand)
+
+
+def tops_only(hand: list[str] | tuple[str, ...], melds: int) -> bool:
+    """A few faces and no back where a hand stands: too few for a hand laid down, the tops of standing tiles
+    read as faces (a blank white dragon looks much like a tile's top)."""
+    return bool(hand) and "bk" not in hand and len(hand) + 3 * melds < TOPS_BELOW
+
+
 @dataclass
 class MeldObservation:
     type: str                          # chow, pong, kong, unknown

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .calibration import Calibration, apply_h
-from .observation import MeldObservation, Problem, SeatObservation, TableObservation
+from .observation import MeldObservation, Problem, SeatObservation, TableObservation, mostly_backs, tops_only
 from .zones import TableZones, from_seat, pinwheel_owner, to_seat, toward_centre
 
 BONUS_SUITS = "fgah"
@@ -1005,7 +1005,7 @@ def check(obs: TableObservation, variant) -> list[Problem]:
     for s in obs.seats:
         # faces among a hand mostly of backs, or a few faces where a hand stands, are the tops of standing tiles
         # read as faces (see the hand size check below): not counted
-        tops = 2 * s.hand.count("bk") >= len(s.hand) or ("bk" not in s.hand and len(s.hand) + 3 * len(s.melds) < 10)
+        tops = mostly_backs(s.hand) or tops_only(s.hand, len(s.melds))
         for c in ([] if tops else s.hand):
             add(c, f"hand of position {s.position}")
         for m in s.melds:
@@ -1060,7 +1060,7 @@ def check(obs: TableObservation, variant) -> list[Problem]:
         # a hand seen from behind (mostly backs: a few faces are tops of standing tiles read as faces) is not
         # counted: standing tiles show the camera little more than their tops, and the engine does not need
         # its size (the seat's draws and discards are what it follows)
-        if s.hand and 2 * s.hand.count("bk") < len(s.hand):
+        if s.hand and not mostly_backs(s.hand):
             size = len(s.hand) + 3 * len(s.melds)
             if size not in (13, 14):
                 out.append(Problem("hand_size", f"Position {k} shows {len(s.hand)} tile(s) in hand and {len(s.melds)} "
