@@ -538,6 +538,25 @@ class LiveAnalyzer:
             cls_s[0] += time.perf_counter() - tc
             return np.where(in_set, p_r, 0.0), f_r
 
+        def add(new: dict[str, np.ndarray], p_new: np.ndarray, f_new: np.ndarray, tids: np.ndarray) -> None:
+            """Boxes found after classification (a row's missed tile, a known tile read again), read as ``p_new``
+            (within the set): appended to every per-box array of this frame, and kept."""
+            nonlocal boxes, xy, det_up, raw, probs, flip, classified, replayed, carried, prev_tid, best, n
+            m = len(new["obb"])
+            boxes = {k: np.concatenate([boxes[k].reshape((-1,) + new[k].shape[1:]), new[k]])
+                     for k in ("obb", "quad", "score", "face_up")}
+            xy = np.concatenate([xy, self._positions(new["quad"].mean(1), boxes)])
+            det_up = np.concatenate([det_up, new["face_up"] > 0.5])
+            raw, probs = np.concatenate([raw, p_new]), np.concatenate([probs, p_new])
+            flip = np.concatenate([flip, f_new])
+            classified = np.concatenate([classified, np.ones(m, bool)])
+            replayed = np.concatenate([replayed, np.zeros(m, bool)])
+            carried = np.concatenate([carried, np.zeros(m, bool)])
+            prev_tid = np.concatenate([prev_tid, tids])
+            best = probs.argmax(1)
+            keep.extend(range(n, n + m))
+            n += m
+
         fresh_read = classified & ~replayed
         if fresh_read.any():
             # unsure readings (within the rule system's kinds) checked a quarter turned: a sideways tile boxed
@@ -550,7 +569,7 @@ class LiveAnalyzer:
                 probs[changed] = turned_p[changed]
                 boxes = {**boxes, "obb": obb2, "quad": G.obb_to_quad(obb2)}
         raw = probs    # what the classifier said (kept per track); read within the rule system's kinds below
-        probs = np.where(_kind_mask(self.variant)[None, :], raw, 0.0) if n else raw
+        probs = np.where(in_set, raw, 0.0) if n else raw
 
         best = probs.argmax(1) if n else np.zeros(0, int)
         keep = [i for i in range(n) if not (classified[i] and best[i] == NONE_INDEX) and not skipped[i]]
@@ -564,25 +583,10 @@ class LiveAnalyzer:
             row_keep, extra, p_new, f_new = complete_rows(img, boxes["obb"], row_probs, read_in_set,
                                                           sure=~classified & ~skipped, active=~carried)
             keep = [i for i in keep if row_keep[i]]
-            m = len(extra)
-            if m:
-                quads_new = G.obb_to_quad(extra)
-                boxes = {"obb": np.concatenate([boxes["obb"], extra]),
-                         "quad": np.concatenate([boxes["quad"].reshape(-1, 4, 2), quads_new]),
-                         "score": np.concatenate([boxes["score"], np.zeros(m)]),
-                         "face_up": np.concatenate([boxes["face_up"], (p_new.argmax(1) != BACK_INDEX).astype(float)])}
-                xy = np.concatenate([xy, self._positions(quads_new.mean(1), boxes)])
-                det_up = np.concatenate([det_up, p_new.argmax(1) != BACK_INDEX])
-                raw = np.concatenate([raw, p_new])
-                probs = np.concatenate([probs, p_new])
-                flip = np.concatenate([flip, f_new])
-                classified = np.concatenate([classified, np.ones(m, bool)])
-                replayed = np.concatenate([replayed, np.zeros(m, bool)])
-                carried = np.concatenate([carried, np.zeros(m, bool)])
-                prev_tid = np.concatenate([prev_tid, np.full(m, -1)])
-                best = probs.argmax(1)
-                keep += list(range(n, n + m))
-                n += m
+            if len(extra):
+                up = p_new.argmax(1) != BACK_INDEX
+                add({"obb": extra, "quad": G.obb_to_quad(extra), "score": np.zeros(len(extra)),
+                     "face_up": up.astype(float)}, p_new, f_new, np.full(len(extra), -1))
         if mode != "replay" and len(prev["obb"]):
             # a known tile that no kept box stands for any more (the detector missed it, or its box went astride
             # it and a neighbour): its last box is read again, and kept if it still reads as the tile it was
@@ -596,21 +600,8 @@ class LiveAnalyzer:
                          self.tracker.tracks[int(prev["tid"][j])].believed and p_v[k].max() >= 0.5]
                 if again:
                     sel = [lost[k] for k in again]
-                    m = len(sel)
-                    boxes = {k: np.concatenate([boxes[k].reshape((-1,) + prev[k].shape[1:]), prev[k][sel]])
-                             for k in ("obb", "quad", "score", "face_up")}
-                    xy = np.concatenate([xy, self._positions(prev["quad"][sel].mean(1), boxes)])
-                    det_up = np.concatenate([det_up, prev["face_up"][sel] > 0.5])
-                    raw = np.concatenate([raw, p_v[again]])
-                    probs = np.concatenate([probs, p_v[again]])
-                    flip = np.concatenate([flip, f_v[again]])
-                    classified = np.concatenate([classified, np.ones(m, bool)])
-                    replayed = np.concatenate([replayed, np.zeros(m, bool)])
-                    carried = np.concatenate([carried, np.zeros(m, bool)])
-                    prev_tid = np.concatenate([prev_tid, prev["tid"][sel]])
-                    best = probs.argmax(1)
-                    keep += list(range(n, n + m))
-                    n += m
+                    add({k: prev[k][sel] for k in ("obb", "quad", "score", "face_up")}, p_v[again], f_v[again],
+                        prev["tid"][sel])
         self._not_tiles += [(xy[i].copy(), self._frames) for i in range(n)
                             if classified[i] and best[i] == NONE_INDEX]
         codes, confs = [], []
