@@ -316,3 +316,26 @@ def test_the_models_follow_the_demo_film_to_its_win():
         pytest.skip("models not trained/exported yet")
     r = film.follow()
     assert (r["matched"], r["events"], r["first_difference"]) == (24, 24, "")
+
+
+def test_the_demo_film_keeps_its_own_rule_system_and_seating():
+    """The settings' rule system and seat apply to typed hands, photos and cameras: the film is still read as
+    the sanma hand it is, with East as the camera player, and the page says so."""
+    from vision.inference import CLASSIFIER_PATH, DETECTOR_PATH
+    from webui.feed import FilmDemoFeed
+
+    if not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file()):
+        pytest.skip("models not trained/exported yet")
+    f = FilmDemoFeed(auto=False)
+    f.configure("korean-3p", {}, 2)
+    assert f.analyze.variant == "sanma" and f.analyze.me is None
+    f.start()
+    try:
+        deadline = time.monotonic() + 60
+        while f.frames_read() != (0, f.analyses_per_step) or f.snapshot().get("step") != 0:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        problems = f.snapshot()["problems"]
+    finally:
+        f.stop()
+    assert any("The demo table plays sanma; the korean-3p setting" in p for p in problems)

@@ -720,11 +720,21 @@ class FilmDemoFeed(CameraFeed):
             self._seen_version = version
             self._refresh()
 
+    def configure(self, variant: str, options: dict[str, Any] | None = None, me: int | None = None) -> None:
+        # the film's rule system and seating are known: the settings apply to typed hands, photos and cameras
+        # (giving them to the analyser would read the film as another game)
+        TableFeed.configure(self, variant, options, me)
+
     def _compose(self) -> dict[str, Any] | None:
         snap = super()._compose()
         if snap is not None:
             # the frame's place in the film, and what the script does there (the page shows what was read)
             snap.update(step=self._step, steps=len(self.steps), script=self.steps[self._step]["event"])
+            with self._lock:
+                variant = self._variant
+            if variant != self.doc["variant"]:
+                snap["problems"] = [*snap["problems"], f"The demo table plays {self.doc['variant']}; the {variant} "
+                                    "setting applies to typed hands, photos and the camera feed."]
         return snap
 
     def status(self) -> dict[str, Any]:
