@@ -1,11 +1,17 @@
-"""Tiles the detector missed inside a row: boxes for the gaps of rows of like tiles.
+"""Rows of tiles completed: tiles the detector missed in a row, boxes astride two tiles.
 
 Tiles on a table stand or lie side by side: a hand, a discard row, a wall. In a dense row the detector
-sometimes misses a tile (its neighbours' boxes absorb it), and a hand read one tile short is useless to the
-engine. Two boxes of the same size and direction, on one line along their width axis, whose distance is
-a whole number of tile pitches with no box between them, mark the places of the missing tiles: this module
-proposes boxes there. The classifier then decides — a proposal read as "not a tile" (a deliberate gap
-between a hand and its melds, cloth) or read without confidence is dropped by :func:`accept`.
+sometimes misses a tile (its neighbours' boxes absorb it) or draws one box across two tiles, and a hand read
+one tile short is useless to the engine. Two ways to find the places of the tiles, both leaving the decision
+to the classifier (a place read as "not a tile", or without confidence, is dropped: :func:`accept`):
+
+* :func:`row_lattices`: a row of at least ``LATTICE_MIN`` surely read boxes gets a fitted pitch and phase, and
+  every slot of it is a place (a few beyond its ends too);
+* :func:`row_gaps`: two like boxes on one line whose distance is a whole number of pitches, with nothing
+  between them, mark the places of the missing tiles.
+
+:func:`complete_rows` does both for a frame's classified boxes (``TileRecognizer.recognize`` and the live
+analyser call it).
 """
 
 from __future__ import annotations
@@ -132,8 +138,6 @@ def accept(probs: np.ndarray, none_index: int) -> np.ndarray:
     tiles = probs.copy()
     tiles[:, none_index] = 0.0
     return (tiles.max(1) >= MIN_CONFIDENCE) & (probs[:, none_index] <= MAX_NONE)
-
-
 
 
 # --------------------------------------------------------------------------- whole rows on a lattice
