@@ -43,6 +43,52 @@ def test_rotated_nms_keeps_best_of_overlaps():
     assert len(G.rotated_nms(np.zeros((0, 4, 2)), np.zeros(0))) == 0
 
 
+def _quads(rng, n, spread=200.0):
+    obb = np.stack([rng.uniform(0, spread, n), rng.uniform(0, spread, n), rng.uniform(5, 60, n),
+                    rng.uniform(5, 60, n), rng.uniform(0, 360, n)], 1)
+    return G.obb_to_quad(obb)
+
+
+def test_batched_intersections_match_the_pairwise_clipper():
+    rng = np.random.default_rng(3)
+    a, b = _quads(rng, 400, 60.0), _quads(rng, 400, 60.0)
+    a[:20] = b[:20]                       # identical
+    a[20:40] = b[20:40][:, ::-1]          # same quad, other winding
+    a[40:60] = (b[40:60] - b[40:60].mean(1, keepdims=True)) * 0.5 + b[40:60].mean(1, keepdims=True)  # nested
+    want = np.array([G.convex_intersection(x, y) for x, y in zip(a, b, strict=True)])
+    got = G.intersection_areas(a, b)
+    assert np.allclose(got, want, atol=1e-9)
+    assert np.allclose(got[:40], G.polygon_areas(b[:40])) and np.allclose(got[40:60], G.polygon_areas(a[40:60]))
+    assert (got[60:] == 0).sum() > 50 and (got[60:] > 0).sum() > 50        # both cases were exercised
+    assert G.intersection_areas(np.zeros((0, 4, 2)), np.zeros((0, 4, 2))).shape == (0,)
+
+
+def _greedy_nms(quads, scores, thr):
+    keep = []
+    for i in np.argsort(-scores, kind="stable"):
+        if all(G.quad_iou(quads[i], quads[j]) <= thr for j in keep):
+            keep.append(int(i))
+    return keep
+
+
+def _contained(quads, scores, cover=0.6, ratio=0.5, min_score=0.4):
+    areas = [G.polygon_area(q) for q in quads]
+    return [i for i in range(len(quads)) if not any(
+        j != i and scores[j] >= min_score and areas[i] <= ratio * areas[j]
+        and G.convex_intersection(quads[i], quads[j]) >= cover * areas[i] for j in range(len(quads)))]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_vectorised_nms_and_containment_equal_the_plain_definitions(seed):
+    rng = np.random.default_rng(seed)
+    q = _quads(rng, int(rng.integers(2, 120)))
+    s = rng.random(len(q))
+    assert list(G.rotated_nms(q, s, 0.3)) == _greedy_nms(q, s, 0.3)
+    assert list(G.suppress_contained(q, s)) == _contained(q, s)
+    m = G.iou_matrix(q, q[:10])
+    assert np.allclose(m, [[G.quad_iou(x, y) for y in q[:10]] for x in q])
+
+
 def test_box_iou_and_greedy_match():
     a = np.array([[0, 0, 10, 10], [20, 20, 30, 30]], float)
     b = np.array([[0, 0, 10, 10], [21, 20, 31, 30], [100, 100, 101, 101]], float)

@@ -106,38 +106,109 @@ def quad_iou(q1: np.ndarray, q2: np.ndarray) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def polygon_areas(polys: np.ndarray) -> np.ndarray:
+    """Areas [N] of simple polygons [N, K, 2] (shoelace, absolute)."""
+    p = np.asarray(polys, np.float64)
+    q = np.roll(p, -1, axis=-2)
+    return np.abs((p[..., 0] * q[..., 1] - q[..., 0] * p[..., 1]).sum(-1)) / 2
+
+
+_MAX_CORNERS = 8   # a quad clipped by another quad's four edges keeps at most 8 corners
+
+
+def intersection_areas(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Intersection areas [K] of the convex quads ``a[k]`` and ``b[k]`` ([K, 4, 2] each, any winding).
+
+    Sutherland-Hodgman vectorised over the pairs: every polygon is kept as 8 corner slots of which the
+    first ``n[k]`` are used, clipped by each edge of ``b`` in turn."""
+    a = np.asarray(a, np.float64).reshape(-1, 4, 2)
+    b = np.asarray(b, np.float64).reshape(-1, 4, 2)
+    k = len(a)
+    if k == 0:
+        return np.zeros(0)
+    rows = np.arange(k)[:, None]
+    poly = np.zeros((k, _MAX_CORNERS, 2))
+    poly[:, :4] = a
+    n = np.full(k, 4)
+    # orient b's edges so that "inside" is the left of each edge whatever b's winding
+    sign = np.where(_signed_areas(b) >= 0, 1.0, -1.0)[:, None]
+    slot = np.arange(_MAX_CORNERS)[None]
+    for e in range(4):
+        p0, p1 = b[:, e], b[:, (e + 1) % 4]
+        d = p1 - p0
+        used = slot < n[:, None]
+        side = sign * (d[:, None, 0] * (poly[..., 1] - p0[:, None, 1]) - d[:, None, 1] * (poly[..., 0] - p0[:, None, 0]))
+        nxt = (slot + 1) % np.maximum(n, 1)[:, None]
+        q = poly[rows, nxt]
+        sq = side[rows, nxt]
+        inside, inside_q = side >= -1e-9, sq >= -1e-9
+        t = side / np.where(side - sq == 0, 1.0, side - sq)
+        cross = q * t[..., None] + poly * (1 - t[..., None])
+        cand = np.stack([poly, cross], 2).reshape(k, 2 * _MAX_CORNERS, 2)
+        keep = np.stack([used & inside, used & (inside != inside_q)], 2).reshape(k, 2 * _MAX_CORNERS)
+        order = np.argsort(~keep, axis=1, kind="stable")[:, :_MAX_CORNERS]
+        poly = cand[rows, order]
+        n = np.minimum(keep.sum(1), _MAX_CORNERS)
+    used = slot < n[:, None]
+    nxt = (slot + 1) % np.maximum(n, 1)[:, None]
+    q = poly[rows, nxt]
+    cross = np.where(used, poly[..., 0] * q[..., 1] - q[..., 0] * poly[..., 1], 0.0)
+    return np.where(n >= 3, np.abs(cross.sum(1)) / 2, 0.0)
+
+
+def _signed_areas(quads: np.ndarray) -> np.ndarray:
+    q = np.roll(quads, -1, axis=-2)
+    return (quads[..., 0] * q[..., 1] - q[..., 0] * quads[..., 1]).sum(-1) / 2
+
+
+def _overlapping_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i, j) of quads a[i], b[j] whose axis-aligned bounds overlap."""
+    amin, amax, bmin, bmax = a.min(1), a.max(1), b.min(1), b.max(1)
+    hit = ((amin[:, None] < bmax[None]) & (bmin[None] < amax[:, None])).all(-1)
+    return np.nonzero(hit)
+
+
+def pair_ious(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU [K] of the convex quads a[k] and b[k]."""
+    a, b = np.asarray(a, np.float64).reshape(-1, 4, 2), np.asarray(b, np.float64).reshape(-1, 4, 2)
+    inter = intersection_areas(a, b)
+    union = polygon_areas(a) + polygon_areas(b) - inter
+    return np.where(union > 0, inter / np.where(union > 0, union, 1.0), 0.0)
+
+
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """[N, M] IoU of quads a [N, 4, 2] and b [M, 4, 2]; pairs whose bounding boxes miss are 0."""
     a, b = np.asarray(a, np.float64).reshape(-1, 4, 2), np.asarray(b, np.float64).reshape(-1, 4, 2)
     out = np.zeros((len(a), len(b)))
     if len(a) == 0 or len(b) == 0:
         return out
-    amin, amax, bmin, bmax = a.min(1), a.max(1), b.min(1), b.max(1)
-    hit = ((amin[:, None] < bmax[None]) & (bmin[None] < amax[:, None])).all(-1)
-    for i, j in zip(*np.nonzero(hit), strict=False):
-        out[i, j] = quad_iou(a[i], b[j])
+    i, j = _overlapping_pairs(a, b)
+    out[i, j] = pair_ious(a[i], b[j])
     return out
 
 
 def rotated_nms(quads: np.ndarray, scores: np.ndarray, iou_threshold: float = 0.3) -> np.ndarray:
     """Indices kept by greedy NMS over oriented quads, best score first."""
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    order = np.argsort(-np.asarray(scores), kind="stable")
-    if len(order) == 0:
+    n = len(quads)
+    if n == 0:
         return np.zeros(0, int)
-    lo, hi = quads.min(1), quads.max(1)
+    i, j = _overlapping_pairs(quads, quads)
+    upper = i < j
+    i, j = i[upper], j[upper]
+    over = pair_ious(quads[i], quads[j]) > iou_threshold
+    i, j = i[over], j[over]
+    clash: list[list[int]] = [[] for _ in range(n)]
+    for x, y in zip(i.tolist(), j.tolist(), strict=True):
+        clash[x].append(y)
+        clash[y].append(x)
     keep: list[int] = []
-    suppressed = np.zeros(len(quads), bool)
-    for idx in order:
+    suppressed = np.zeros(n, bool)
+    for idx in np.argsort(-np.asarray(scores), kind="stable").tolist():
         if suppressed[idx]:
             continue
-        keep.append(int(idx))
-        cand = np.nonzero(~suppressed & (lo[:, 0] < hi[idx, 0]) & (lo[idx, 0] < hi[:, 0])
-                          & (lo[:, 1] < hi[idx, 1]) & (lo[idx, 1] < hi[:, 1]))[0]
-        for j in cand:
-            if j != idx and quad_iou(quads[idx], quads[j]) > iou_threshold:
-                suppressed[j] = True
-        suppressed[idx] = True
+        keep.append(idx)
+        suppressed[clash[idx]] = True
     return np.array(keep, int)
 
 
@@ -150,15 +221,13 @@ def suppress_contained(quads: np.ndarray, scores: np.ndarray, min_cover: float =
     n = len(quads)
     if n == 0:
         return np.zeros(0, int)
-    areas = np.array([polygon_area(q) for q in quads])
-    lo, hi = quads.min(1), quads.max(1)
+    areas = polygon_areas(quads)
+    small, big = _overlapping_pairs(quads, quads)
+    ok = (np.asarray(scores)[big] >= min_score) & (areas[small] <= max_area_ratio * areas[big]) & (small != big)
+    small, big = small[ok], big[ok]
+    covered = intersection_areas(quads[small], quads[big]) >= min_cover * areas[small]
     drop = np.zeros(n, bool)
-    for j in np.nonzero(np.asarray(scores) >= min_score)[0]:
-        small = np.nonzero((areas <= max_area_ratio * areas[j]) & ~drop & (lo[:, 0] < hi[j, 0]) & (lo[j, 0] < hi[:, 0])
-                           & (lo[:, 1] < hi[j, 1]) & (lo[j, 1] < hi[:, 1]))[0]
-        for i in small:
-            if convex_intersection(quads[i], quads[j]) >= min_cover * areas[i]:
-                drop[i] = True
+    drop[small[covered]] = True
     return np.nonzero(~drop)[0]
 
 
