@@ -164,7 +164,8 @@ def _signed_areas(quads: np.ndarray) -> np.ndarray:
 def _overlapping_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Index pairs (i, j) of quads a[i], b[j] whose axis-aligned bounds overlap."""
     amin, amax, bmin, bmax = a.min(1), a.max(1), b.min(1), b.max(1)
-    hit = ((amin[:, None] < bmax[None]) & (bmin[None] < amax[:, None])).all(-1)
+    hit = (amin[:, None, 0] < bmax[None, :, 0]) & (bmin[None, :, 0] < amax[:, None, 0])
+    hit &= (amin[:, None, 1] < bmax[None, :, 1]) & (bmin[None, :, 1] < amax[:, None, 1])
     return np.nonzero(hit)
 
 

@@ -278,13 +278,16 @@ class TileRecognizer:
             if long_side < top:  # coarser scales only add big tiles (>= 16 px short side there)
                 big = np.minimum(part["obb"][:, 2], part["obb"][:, 3]) * scale >= COARSE_MIN_SIDE
                 part = {k: v[big] for k, v in part.items()}
+                if not len(part["obb"]):
+                    continue          # nothing to merge: the finer scale's boxes need no second NMS
             parts.append(part)
-        if len(parts) == 1 and (regions is None or len(regions) <= 1):
+        if len(scales) == 1 and len(parts) == 1 and (regions is None or len(regions) <= 1):
             return parts[0]
         merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-        keep = G.rotated_nms(merged["quad"], merged["score"], self.nms_iou)
-        merged = {k: v[keep] for k, v in merged.items()}
-        if len(parts) == 1:
+        if len(parts) > 1 or (regions is not None and len(regions) > 1):
+            keep = G.rotated_nms(merged["quad"], merged["score"], self.nms_iou)
+            merged = {k: v[keep] for k, v in merged.items()}
+        if len(scales) == 1:
             return merged
         keep = G.suppress_contained(merged["quad"], merged["score"])
         return {k: v[keep] for k, v in merged.items()}
