@@ -11,6 +11,9 @@ Three sources (all synthetic; no real crop is ever used for training):
 * ``none`` crops: table, distractors, half-and-half crops between neighbouring tiles, tile sides.
 
     python -m models.classifier_data --scenes /tmp/mj/synth-train --out /tmp/mj/cls-bank.npz
+
+``--table-scenes N`` adds crops of N whole generated tables (``datasets.table_scene``, as the reconstruction
+and video evaluations film them, from seeds far from theirs).
 """
 
 from __future__ import annotations
@@ -157,9 +160,8 @@ def jitter_obb(obb: np.ndarray, rng: np.random.Generator, amount: float = 1.0) -
     return o
 
 
-def scene_crops(roots: list[str], rng: np.random.Generator, per_scene: int, back_keep: float):
-    """(crops, labels) from synthetic scenes, plus ``none`` crops."""
-    xs, ys = [], []
+def scene_frames(roots: list[str]):
+    """(image, labels) of the ``datasets.generate`` scenes under ``roots``."""
     for root in roots:
         recs = []
         for line in open(Path(root) / "labels.jsonl"):
@@ -169,46 +171,70 @@ def scene_crops(roots: list[str], rng: np.random.Generator, per_scene: int, back
                 break  # a line still being written
         for rec in recs:
             img = cv2.imread(str(Path(root) / rec["image"]))
-            tiles = [t for t in rec["tiles"] if t["occluded"] <= 0.25]
-            if img is None or not tiles:
-                continue
-            quads = np.array([t["corners"] for t in tiles])
-            obbs = quad_to_obb(quads)
-            keep = [i for i, t in enumerate(tiles) if min(obbs[i, 2], obbs[i, 3]) >= 9
-                    and (t["code"] != "bk" or rng.random() < back_keep)]
-            rng.shuffle(keep)
-            sel = keep[:per_scene]
-            if sel:
-                jit = np.array([jitter_obb(obbs[i], rng) for i in sel])
-                margin = float(rng.uniform(-0.02, 0.08))
-                crops = warp_crops(img, jit, CROP_SIZE, margin)
-                for c, i in zip(crops, sel, strict=False):
-                    if rng.random() < 0.3:
-                        c = camera_effects(c, rng)
-                    xs.append(c)
-                    ys.append(TILE_CODES.index(tiles[i]["code"]))
-            # none: half-and-half shifts, random table patches
-            all_obb = quad_to_obb(np.array([t["corners"] for t in rec["tiles"]])) if rec["tiles"] else obbs
-            for _ in range(3):
-                k = int(rng.integers(len(obbs)))
-                o = obbs[k].copy()
-                t = math.radians(o[4])
-                along = rng.choice([-1, 1]) * rng.uniform(0.45, 0.6)
-                if rng.random() < 0.5:
-                    o[:2] += along * o[2] * np.array([math.cos(t), math.sin(t)])
-                else:
-                    o[:2] += along * o[3] * np.array([math.sin(t), -math.cos(t)])
-                if min(o[2], o[3]) >= 9:
-                    xs.append(warp_crops(img, o[None], CROP_SIZE)[0])
-                    ys.append(NONE)
-            h, w = img.shape[:2]
-            for _ in range(2):
-                s = float(np.median(all_obb[:, 3])) * rng.uniform(0.6, 2.0)
-                o = np.array([rng.uniform(0, w), rng.uniform(0, h), s * 0.75, s, rng.uniform(0, 360)])
-                d = np.linalg.norm(all_obb[:, :2] - o[:2], axis=1)
-                if d.min() > 0.9 * s:
-                    xs.append(warp_crops(img, o[None], CROP_SIZE)[0])
-                    ys.append(NONE)
+            if img is not None:
+                yield img, rec["tiles"]
+
+
+TABLE_VARIANTS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
+
+
+def table_frames(count: int, seed: int, art: ArtLibrary | None = None):
+    """(image, labels) of ``count`` whole tables (``datasets.table_scene``: every rule system in turn, cameras
+    at a seat, overhead and straight down, the whole table in view: walls, standing hands, small far
+    faces), scene ``i`` from seed ``seed + i``."""
+    from datasets.table_scene import generate_table_scene
+
+    for i in range(count):
+        scene = generate_table_scene(TABLE_VARIANTS[i % len(TABLE_VARIANTS)], seed + i, render=True, art=art)
+        yield scene.image, scene.rendered_labels
+
+
+def scene_crops(frames, rng: np.random.Generator, per_scene: int, back_keep: float, progress=None):
+    """(crops, labels) of the faces in ``frames`` ((image, labels) pairs), plus ``none`` crops."""
+    xs, ys = [], []
+    for img, labels in frames:
+        if progress is not None:
+            progress()
+        tiles = [t for t in labels if t["occluded"] <= 0.25]
+        if not tiles:
+            continue
+        quads = np.array([t["corners"] for t in tiles])
+        obbs = quad_to_obb(quads)
+        keep = [i for i, t in enumerate(tiles) if min(obbs[i, 2], obbs[i, 3]) >= 9
+                and (t["code"] != "bk" or rng.random() < back_keep)]
+        rng.shuffle(keep)
+        sel = keep[:per_scene]
+        if sel:
+            jit = np.array([jitter_obb(obbs[i], rng) for i in sel])
+            margin = float(rng.uniform(-0.02, 0.08))
+            crops = warp_crops(img, jit, CROP_SIZE, margin)
+            for c, i in zip(crops, sel, strict=False):
+                if rng.random() < 0.3:
+                    c = camera_effects(c, rng)
+                xs.append(c)
+                ys.append(TILE_CODES.index(tiles[i]["code"]))
+        # none: half-and-half shifts, random table patches
+        all_obb = quad_to_obb(np.array([t["corners"] for t in labels]))
+        for _ in range(3):
+            k = int(rng.integers(len(obbs)))
+            o = obbs[k].copy()
+            t = math.radians(o[4])
+            along = rng.choice([-1, 1]) * rng.uniform(0.45, 0.6)
+            if rng.random() < 0.5:
+                o[:2] += along * o[2] * np.array([math.cos(t), math.sin(t)])
+            else:
+                o[:2] += along * o[3] * np.array([math.sin(t), -math.cos(t)])
+            if min(o[2], o[3]) >= 9:
+                xs.append(warp_crops(img, o[None], CROP_SIZE)[0])
+                ys.append(NONE)
+        h, w = img.shape[:2]
+        for _ in range(2):
+            s = float(np.median(all_obb[:, 3])) * rng.uniform(0.6, 2.0)
+            o = np.array([rng.uniform(0, w), rng.uniform(0, h), s * 0.75, s, rng.uniform(0, 360)])
+            d = np.linalg.norm(all_obb[:, :2] - o[:2], axis=1)
+            if d.min() > 0.9 * s:
+                xs.append(warp_crops(img, o[None], CROP_SIZE)[0])
+                ys.append(NONE)
     return xs, ys
 
 
@@ -220,6 +246,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bonus-extra", type=int, default=400, help="extra renders per flower/season code")
     ap.add_argument("--per-scene", type=int, default=30)
     ap.add_argument("--back-keep", type=float, default=0.1)
+    ap.add_argument("--table-scenes", type=int, default=0,
+                    help="also crop this many whole generated tables (datasets.table_scene, all rule systems)")
+    ap.add_argument("--table-seed", type=int, default=700000,
+                    help="seed of the first table (eval-reconstruction reads 50000 on, eval-video hands 0 on)")
+    ap.add_argument("--table-back-keep", type=float, default=0.35,
+                    help="share of the tables' face-down tiles kept (walls and hands seen from behind)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
@@ -236,9 +268,22 @@ def main(argv: list[str] | None = None) -> int:
             xs.append(photograph(compose_face(ink, body), rng))
             ys.append(ci)
         print(f"rendered {code} ({len(xs)} crops, {time.time() - t0:.0f}s)", flush=True)
-    sx, sy = scene_crops(args.scenes, rng, args.per_scene, args.back_keep)
+    sx, sy = scene_crops(scene_frames(args.scenes), rng, args.per_scene, args.back_keep)
     xs += sx
     ys += sy
+    if args.table_scenes:
+        done = [0]
+
+        def tick():
+            done[0] += 1
+            if done[0] % 50 == 0:
+                print(f"table scenes {done[0]}/{args.table_scenes} ({time.time() - t0:.0f}s)", flush=True)
+
+        tx, ty = scene_crops(table_frames(args.table_scenes, args.table_seed, art), rng, args.per_scene,
+                             args.table_back_keep, tick)
+        xs += tx
+        ys += ty
+        sx += tx
     x = np.stack(xs)
     y = np.array(ys, np.int16)
     np.savez(args.out, x=x, y=y, kinds=np.array(KINDS))

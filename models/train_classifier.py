@@ -94,9 +94,85 @@ def predict(model: TileClassifier, x: np.ndarray, device: str = "cpu", bs: int =
         kinds.append(k.argmax(1).cpu().numpy())
         flips.append((f[:, 0] > 0).cpu().numpy())
     model.train()
+    if getattr(model, "frozen_norms", False):
+        freeze_norms(model)
     if not kinds:
         return np.zeros(0, int), np.zeros(0, bool)
     return np.concatenate(kinds), np.concatenate(flips)
+
+
+def load_onnx_weights(model: TileClassifier, path: str) -> None:
+    """Start ``model`` from an exported classifier (float or int8 QDQ ONNX, e.g. the shipped one): its
+    convolutions carry the batch norms folded in, so each norm is set to the identity (and must stay frozen:
+    :func:`freeze_norms`); int8 weights are dequantised. A ``<stem>_head.npz`` beside the file (the float
+    kind head) is preferred to the ONNX file's own kind head."""
+    import onnx
+    from onnx import numpy_helper
+
+    g = onnx.load(path).graph
+    arrays = {i.name: numpy_helper.to_array(i) for i in g.initializer}
+    made = {}     # outputs of DequantizeLinear nodes
+    for n in g.node:
+        if n.op_type == "DequantizeLinear" and n.input[0] in arrays:
+            q, scale = arrays[n.input[0]].astype(np.float64), arrays[n.input[1]].astype(np.float64)
+            zero = arrays[n.input[2]].astype(np.float64) if len(n.input) > 2 else 0.0
+            if scale.ndim == 1 and q.ndim > 1:
+                shape = (-1,) + (1,) * (q.ndim - 1)
+                scale, zero = scale.reshape(shape), np.asarray(zero).reshape(shape) if np.ndim(zero) else zero
+            made[n.output[0]] = ((q - zero) * scale).astype(np.float32)
+
+    def value(name):
+        return made[name] if name in made else arrays[name].astype(np.float32)
+
+    convs = [n for n in g.node if n.op_type == "Conv"]
+    gemms = [n for n in g.node if n.op_type == "Gemm"]
+    pairs = [(m, bn) for m, bn in _conv_norm_pairs(model)]
+    if len(convs) != len(pairs) or len(gemms) != 2:
+        raise ValueError(f"{path}: {len(convs)} convolutions and {len(gemms)} linear layers; the classifier has "
+                         f"{len(pairs)} and 2")
+    with torch.no_grad():
+        for node, (conv, bn) in zip(convs, pairs, strict=True):
+            w = torch.from_numpy(value(node.input[1]))
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{path}: convolution {node.name} is {tuple(w.shape)}, expected "
+                                 f"{tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            bias = torch.from_numpy(value(node.input[2])) if len(node.input) > 2 else torch.zeros(w.shape[0])
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(bias)
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        heads = {}
+        for node in gemms:
+            w = value(node.input[1])
+            heads["flip" if w.shape[0] == 1 else "kind"] = (w, value(node.input[2]))
+        head_file = Path(path).with_name(Path(path).stem + "_head.npz")
+        if head_file.is_file():
+            h = np.load(head_file)
+            heads["kind"] = (h["weight"].astype(np.float32), h["bias"].astype(np.float32))
+        for name in ("kind", "flip"):
+            w, b = heads[name]
+            layer = getattr(model, name)
+            layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(w)))
+            layer.bias.copy_(torch.from_numpy(np.ascontiguousarray(b)))
+
+
+def _conv_norm_pairs(model: torch.nn.Module):
+    """(conv, batch norm) pairs of ``model`` in forward order."""
+    mods = list(model.modules())
+    for i, m in enumerate(mods):
+        if isinstance(m, torch.nn.Conv2d):
+            bn = next((x for x in mods[i + 1:] if isinstance(x, torch.nn.BatchNorm2d)), None)
+            yield m, bn
+
+
+def freeze_norms(model: torch.nn.Module) -> None:
+    """Batch norms in inference mode with fixed parameters (a model started from folded ONNX weights)."""
+    for m in model.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
+            for p in m.parameters():
+                p.requires_grad_(False)
 
 
 class _WithFeatures(torch.nn.Module):
@@ -149,6 +225,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eval-every", type=int, default=200)
     ap.add_argument("--stop-after", type=int, help="stop at this step (schedule still planned for --steps)")
     ap.add_argument("--init", help="start from this checkpoint's weights (fine-tuning phase)")
+    ap.add_argument("--init-onnx", help="start from an exported classifier (e.g. models/classifier.onnx, int8 "
+                    "or float): its batch norms are folded, so they stay frozen")
+    ap.add_argument("--val-bank", help="a synthetic crop bank (other seeds) for model selection besides the real "
+                    "crops: the exported checkpoint is the best mean of both accuracies")
     ap.add_argument("--grey-p", type=float, default=0.12)
     ap.add_argument("--permute-p", type=float, default=0.0, help="colour-channel permutation (not red fives)")
     ap.add_argument("--recipe", choices=["cpu", "gpu"], default="cpu",
@@ -177,8 +257,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bank {len(y_all)} crops, {n_kinds} kinds (min {counts.min():.0f}/kind); "
           f"real validation crops {len(ry)}", flush=True)
 
+    vx, vy = np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64)
+    if args.val_bank:
+        vb = np.load(args.val_bank)
+        if [str(k) for k in vb["kinds"]] != kinds:
+            raise SystemExit(f"{args.val_bank}: its kinds differ from {args.bank}'s")
+        vx, vy = vb["x"], vb["y"].astype(np.int64)
+        print(f"synthetic validation crops {len(vy)}", flush=True)
+
     model = TileClassifier(n_kinds).to(device)
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    if args.init_onnx:
+        load_onnx_weights(model, args.init_onnx)
+        model.frozen_norms = True
+        freeze_norms(model)
+        print(f"initialised from {args.init_onnx} (batch norms folded and frozen)", flush=True)
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=args.lr, weight_decay=5e-4)
     step, best = 0, -1.0
     if args.init:
         model.load_state_dict(torch.load(args.init, map_location=device, weights_only=False)["model"])
@@ -189,10 +282,35 @@ def main(argv: list[str] | None = None) -> int:
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
         step, best = state["step"], state.get("best", -1.0)
-        print(f"resumed from {ckpt} at step {step} (best real-val {best:.4f})", flush=True)
+        print(f"resumed from {ckpt} at step {step} (best selection score {best:.4f})", flush=True)
+
+    def evaluate(best: float) -> float:
+        real_acc = synth_acc = float("nan")
+        scores = []
+        if len(ry):
+            pk, _ = predict(model, rx, device)
+            real_acc = float((pk == ry).mean())
+            scores.append(real_acc)
+        if len(vy):
+            pk, _ = predict(model, vx, device)
+            synth_acc = float((pk == vy).mean())
+            scores.append(synth_acc)
+        score = float(np.mean(scores)) if scores else float("nan")
+        if scores and score >= best:
+            best = score
+            torch.save({"model": model.state_dict(), "step": step, "real_val": real_acc,
+                        "synth_val": synth_acc, "kinds": kinds}, work / "best.pt")
+        print(f"eval step {step}: real train+val top-1 {real_acc:.4f}, synthetic validation {synth_acc:.4f}"
+              f" (selection score {score:.4f}, best {best:.4f})", flush=True)
+        return best
+
+    if step == 0 and args.init_onnx:     # the starting point competes too
+        best = evaluate(best)
     warm = min(150, args.steps // 10)
     t0 = time.time()
     model.train()
+    if getattr(model, "frozen_norms", False):
+        freeze_norms(model)
     end = min(args.steps, args.stop_after or args.steps)
     while step < end:
         lr = args.lr * (step + 1) / warm if step < warm else \
@@ -219,15 +337,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"step {step}/{args.steps} loss {loss.item():.3f} kind {l_kind.item():.3f} "
                   f"flip {l_flip.item():.3f} acc {acc:.3f} lr {lr:.2e} {time.time() - t0:.0f}s", flush=True)
         if step % args.eval_every == 0 or step == end:
-            real_acc = float("nan")
-            if len(ry):
-                pk, _ = predict(model, rx, device)
-                real_acc = float((pk == ry).mean())
-                if real_acc >= best:
-                    best = real_acc
-                    torch.save({"model": model.state_dict(), "step": step, "real_val": real_acc,
-                                "kinds": kinds}, work / "best.pt")
-            print(f"eval step {step}: real train+val top-1 {real_acc:.4f} (best {best:.4f})", flush=True)
+            best = evaluate(best)
             tmp = work / "last.pt.tmp"
             torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
                         "args": vars(args), "kinds": kinds}, tmp)

@@ -153,6 +153,34 @@ def test_fifth_copy_is_flagged():
     assert "fifth copy of 7z" in msg.lower() and "discards of position 0" in msg
 
 
+def _misread_as(role, code, top3):
+    def edit(dets, labels):
+        i = next(i for i, lab in enumerate(labels) if lab["role"][:len(role)] == list(role))
+        dets[i].update(code=code, confidence=top3[0][1], top3=[{"code": c, "p": p} for c, p in top3])
+    return edit
+
+
+def test_a_copy_too_many_is_read_as_its_next_best_that_the_table_still_lacks():
+    """A 1s read as a fifth 7z (0.4, then 5z 0.35, 6z 0.2): the least sure 7z is the misread one; 5z would be a
+    fifth 5z (two in hand, two discarded), so it is read as 6z, and the frame has no problem left."""
+    truth = sanma_table(discards=["7z", "7z", "7z", "7z", "1s", "5z", "5z"])
+    obs, _ = read(truth, edit=_misread_as(("discard", 0, 4), "7z", [("7z", 0.4), ("5z", 0.35), ("6z", 0.2)]))
+    assert obs.seat(0).discards == ["7z", "7z", "7z", "7z", "6z", "5z", "5z"]
+    assert obs.problems == []
+    assert [(c["read"], c["now"]) for c in obs.meta["copies_reread"]] == [("7z", "6z")]
+    fixed = obs.meta["copies_reread"][0]["index"]
+    assert [(a["code"], a["part"], a["at"]) for a in obs.assignments if a["index"] == fixed] == [("6z", "discard", 4)]
+
+
+def test_a_copy_too_many_without_a_fitting_alternative_stays_flagged():
+    """Its only alternative is below the 5 % floor (and a bonus tile, which never lies in a discard row)."""
+    truth = sanma_table(discards=["7z", "7z", "7z", "7z", "1s", "2s"])
+    obs, _ = read(truth, edit=_misread_as(("discard", 0, 4), "7z", [("7z", 0.6), ("1s", 0.04), ("1f", 0.3)]))
+    assert obs.seat(0).discards[4] == "7z"
+    assert [p.kind for p in obs.problems] == ["too_many_copies"]
+    assert "copies_reread" not in obs.meta
+
+
 def test_tile_the_rule_system_lacks_is_flagged():
     obs, _ = read(sanma_table(), edit=lambda d, lab: _set_code(d, lab, ("discard", 1, 0), "5m"))
     msgs = [p.message for p in obs.problems if p.kind == "not_in_set"]

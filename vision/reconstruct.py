@@ -151,6 +151,72 @@ def read_in_set(detections, variant, floor: float = 0.05) -> tuple[list, list[di
     return out, changed
 
 
+def _counted(obs: TableObservation) -> Counter:
+    """Plain code -> copies on the table, counted as :func:`check` counts them (not the tops of standing
+    tiles read as faces, not loose tiles)."""
+    seen: Counter = Counter()
+    for s in obs.seats:
+        if not (mostly_backs(s.hand) or tops_only(s.hand, len(s.melds))):
+            seen.update(_plain(c) for c in s.hand)
+        for m in s.melds:
+            seen.update(_plain(c) for c in m.tiles + ([m.added] if m.added else []))
+        seen.update(_plain(c) for c in s.discards + s.bonus + s.norths)
+    seen.update(_plain(c) for c in obs.dora_indicators + obs.centre_discards)
+    seen.pop("bk", None)
+    return seen
+
+
+def _fits_part(code: str, where: str, variant, is_sanma: bool) -> bool:
+    """Whether ``code`` can lie in part ``where`` of a seat (hand, discard, bonus, north, dora, centre)."""
+    if where in ("bonus", "north"):
+        return bool(variant.has_jokers) if code == "jk" else _set_aside(code, is_sanma)
+    if where == "hand":
+        return not _is_bonus(code)
+    return not _is_bonus(code) and code != "jk"      # discards, dora indicators: never a bonus tile or Fei
+
+
+def resolve_copies(obs: TableObservation, pieces: list[Piece], part: dict, variant, floor: float = 0.05) -> list[dict]:
+    """More copies of a tile than the set has: the least sure of them (not in a meld, whose tiles read as a
+    group) is read as its best top-3 alternative that fits where it lies and of which the table shows fewer
+    than the set has (probability at least ``floor``); repeated while that helps. The observation's lists
+    are changed in place; returns what was changed (index, read, now). An excess no alternative explains is
+    left for :func:`check` to report."""
+    is_sanma = "kita" in variant.calls
+    lists = {"hand": lambda s: s.hand, "discard": lambda s: s.discards, "bonus": lambda s: s.bonus,
+             "north": lambda s: s.norths}
+    changed: list[dict] = []
+    tried: set[int] = set()
+    while True:
+        seen = _counted(obs)
+        over = {c for c, n in seen.items() if _kind(c) is not None and n > variant.copies.get(_kind(c), 0) > 0}
+        cands = [p for p in pieces if _plain(p.code) in over and p.index not in tried
+                 and part.get(p.index, ("",))[0] in ("hand", "discard", "bonus", "north", "dora", "centre")]
+        if not cands:
+            return changed
+        p = min(cands, key=lambda q: (q.confidence, q.index))
+        tried.add(p.index)
+        where, position, at = part[p.index]
+        if where == "hand":
+            s = obs.seat(position)
+            if s is None or mostly_backs(s.hand) or tops_only(s.hand, len(s.melds)):
+                continue
+        alt = next((c for c, q in _alternatives(p) if q >= floor and _plain(c) != _plain(p.code)
+                    and in_set(c, variant) and _fits_part(c, where, variant, is_sanma)
+                    and seen[_plain(c)] < variant.copies.get(_kind(c), 0)), None)
+        if alt is None:
+            continue
+        if where in lists:
+            lists[where](obs.seat(position))[at] = alt
+        elif where == "dora":
+            obs.dora_indicators[at] = alt
+        else:
+            obs.centre_discards.remove(p.code)
+            obs.centre_discards.append(alt)
+            obs.centre_discards.sort(key=_canon)
+        changed.append({"index": p.index, "read": p.code, "now": alt})
+        p.code = alt
+
+
 # --------------------------------------------------------------------------- mapping
 
 
@@ -916,6 +982,11 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
         obs.meta["seatings"] = seatings      # the occupied sides cannot be told from this frame
     if reread:
         obs.meta["read_in_set"] = reread     # codes outside the rule system read as their next best
+    fixed = resolve_copies(obs, pieces, part, v)
+    if fixed:
+        obs.meta["copies_reread"] = fixed    # a copy too many read as its next best
+        for seat in obs.seats:
+            seat.notation = _seat_notation(seat)
     obs.assignments = [{"index": p.index, "code": p.code, "part": part.get(p.index, ("ignored", p.position, None))[0],
                         "position": part.get(p.index, (None, p.position, None))[1],
                         "at": part.get(p.index, (None, None, None))[2],
