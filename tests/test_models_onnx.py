@@ -177,7 +177,7 @@ def test_tiles_missing_inside_a_hand_row_are_found(rec):
     obb = G.quad_to_obb(np.array([lb["corners"] for lb in kept], np.float64))
     boxes = {"obb": obb, "quad": G.obb_to_quad(obb), "score": np.ones(len(obb)), "face_up": np.ones(len(obb))}
     probs, flip = rec.classify(G.warp_crops(image, obb, G.CROP_SIZE), "sanma")
-    out, p, _ = rec.fill_row_gaps(image, boxes, probs, flip, "sanma")
+    out, p, _ = rec.complete_rows(image, boxes, probs, flip, "sanma")
     assert (out["score"] == 0).sum() >= 3          # the three missing (and maybe a re-read unsure one)
     got = sorted((float(x), KINDS[int(k)]) for x, k in zip(out["obb"][:, 0], p.argmax(1), strict=True))
     want = [(float(np.mean(np.array(lb["corners"])[:, 0])), lb["code"]) for lb in hand]

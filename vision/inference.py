@@ -337,7 +337,7 @@ class TileRecognizer:
                              "re-export it with models.train_classifier")
         return self.cls.run(["features"], {"crops": G.to_input(crops)})[0]
 
-    def fill_row_gaps(self, image: np.ndarray, boxes: dict[str, np.ndarray], probs: np.ndarray, flip: np.ndarray,
+    def complete_rows(self, image: np.ndarray, boxes: dict[str, np.ndarray], probs: np.ndarray, flip: np.ndarray,
                       variant: str | None = None):
         """Classified boxes completed along their rows (:func:`vision.rows.complete_rows`): boxes read as "not a
         tile" or replaced by a better reading of their row's slot are dropped, tiles the detector missed in a row
@@ -383,7 +383,7 @@ class TileRecognizer:
                 obb, probs, flip = self.recheck_turned(img, boxes["obb"], probs, flip, variant)
                 if obb is not boxes["obb"]:
                     boxes = {**boxes, "obb": obb, "quad": G.obb_to_quad(obb)}
-                boxes, probs, flip = self.fill_row_gaps(img, boxes, probs, flip, variant)
+                boxes, probs, flip = self.complete_rows(img, boxes, probs, flip, variant)
             t2 = time.perf_counter()
         tiles = assemble(boxes, probs, flip, keep_none, self.min_confidence)
         t3 = time.perf_counter()
