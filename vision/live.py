@@ -650,7 +650,8 @@ class LiveAnalyzer:
             tiles.append(tile)
             if t.believed is not None:
                 records.append({"code": t.believed, "corners": quads[j], "face_up": t.believed != "bk",
-                                "confidence": conf, "track_id": t.track_id})
+                                "confidence": conf, "track_id": t.track_id,
+                                "top3": [] if t.corrected else info.get("top3", [])})
                 places.append((t.track_id, t.believed, int(turns[j]), t.xy))
         for tid in [tid for tid in self._info if tid not in self.tracker.tracks]:
             del self._info[tid]
@@ -879,10 +880,13 @@ class LiveAnalyzer:
                 where = {a["index"]: a for a in obs.assignments}
                 by_track = {r["track_id"]: where.get(n_) for n_, r in enumerate(records)}
                 observation.pop("assignments", None)
+                notes = [f"Tile t{records[c['index']]['track_id']} reads as {c['read']}, but the table would then "
+                         f"show more {c['read']} than the set has: taken for {c['now']}, its next best reading. "
+                         "Tap it to check or correct it." for c in obs.meta.get("copies_reread", [])]
                 old = self._rebuilt = {"key": key, "calibration": self.calibration,
                                        "xy": {t: v.copy() for t, v in xy.items()},
                                        "observation": observation, "by_track": by_track,
-                                       "problems": [p.message for p in obs.problems],
+                                       "problems": notes + [p.message for p in obs.problems],
                                        "zones": self._zone_outlines(getattr(obs, "zones_fitted", None),
                                                                     obs.meta.get("occupied"))}
             except (ValueError, KeyError, IndexError) as e:
@@ -893,6 +897,8 @@ class LiveAnalyzer:
             a = old["by_track"].get(int(tile["id"][1:]))
             if a is not None:
                 tile["zone"], tile["seat"] = a["part"], a["position"]
+                if a["code"] != tile["code"] and not tile.get("corrected"):   # read again by the table's counts
+                    tile["read_as"], tile["code"] = tile["code"], a["code"]
         return old["observation"], problems + list(old["problems"]), rebuilt
 
     def _zone_outlines(self, zones, occupied) -> list[dict]:
