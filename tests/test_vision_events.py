@@ -492,7 +492,29 @@ def test_eval_video_live_reads_through_the_live_pipeline(capsys, blind_recognize
 
     r = evaluate_hand("sanma", 3, recognizer=blind_recognizer, short_wall=2, live=True)
     assert r["matched"] == 0 and r["events"] > 0 and not r["exact"]
+    assert r["taps"] == 0
     args = argparse.Namespace(variant="sanma", hands=1, seed=0, noise=0.03, from_images=False, live=True,
-                              threads=1, short_wall=None, view=None, framing="table", json=False, verbose=False)
+                              threads=1, short_wall=None, view=None, framing="table", json=False, verbose=False,
+                              taps=0)
     assert cmd_eval_video(args) == 2
     assert "--live reads the rendered frames" in capsys.readouterr().err
+    args.live, args.taps = False, 3
+    assert cmd_eval_video(args) == 2
+    assert "--taps corrects tiles on the live page" in capsys.readouterr().err
+
+
+def test_the_simulated_user_taps_the_tiles_shown_wrongly_least_sure_first():
+    from vision.eval_video import wrong_tiles
+
+    def quad(cx, cy):
+        return [[cx - 10, cy - 14], [cx + 10, cy - 14], [cx + 10, cy + 14], [cx - 10, cy + 14]]
+
+    labels = [{"code": "1m", "corners": quad(50, 50)}, {"code": "2p", "corners": quad(100, 50)},
+              {"code": "bk", "corners": quad(150, 50)}]
+    tiles = [{"id": "t1", "code": "1m", "confidence": 0.9, "corners": quad(51, 50)},       # right
+             {"id": "t2", "code": "3p", "confidence": 0.7, "corners": quad(101, 49)},      # wrong
+             {"id": "t3", "code": "6z", "confidence": 0.4, "corners": quad(150, 52)},      # a back read as a face
+             {"id": "t4", "code": "5s", "confidence": 0.1, "corners": quad(300, 50)},      # nothing lies there
+             {"id": "t5", "code": "9s", "confidence": 0.2, "corners": quad(100, 50), "corrected": True}]
+    assert wrong_tiles(tiles, labels) == [(0.4, "t3", "bk"), (0.7, "t2", "2p")]
+    assert wrong_tiles([], labels) == [] and wrong_tiles(tiles, []) == []

@@ -15,6 +15,8 @@ import sys
 import time
 from collections.abc import Sequence
 
+import numpy as np
+
 from assistant.play import Event
 
 from .events import EventInferrer
@@ -71,31 +73,65 @@ def compare_logs(inferred: Sequence[Event], expected: Sequence[Event]) -> tuple[
 LIVE_READS = 4   # times the live pipeline reads each frame (``--live``), as the demo film is read
 
 
-def live_inferrer(video, recognizer, reads: int = LIVE_READS):
+TAPS_PER_FRAME = 2   # corrections a simulated user makes on one frame's page at most
+
+
+def wrong_tiles(tiles: Sequence[dict], labels: Sequence[dict]) -> list[tuple[float, str, str]]:
+    """(confidence, tile id, true code) of the page's tiles whose code differs from the label lying under them
+    (nearest label centre within half a tile), least sure first: what a user would see is wrong."""
+    if not tiles or not labels:
+        return []
+    centres = np.array([np.mean(lab["corners"], axis=0) for lab in labels])
+    out = []
+    for t in tiles:
+        if t.get("corrected"):
+            continue
+        q = np.asarray(t["corners"], np.float64)
+        size = 0.5 * float(np.linalg.norm(q[0] - q[2]))
+        d = np.linalg.norm(centres - q.mean(0), axis=1)
+        k = int(d.argmin())
+        if d[k] <= 0.5 * size and labels[k]["code"] != t["code"]:
+            out.append((float(t.get("confidence", 1.0)), t["id"], labels[k]["code"]))
+    return sorted(out)
+
+
+def live_inferrer(video, recognizer, reads: int = LIVE_READS, taps: int = 0):
     """The hand's frames through :class:`vision.live.LiveAnalyzer` (tracking, change-driven passes, row completion,
     its own followed game), each frame ``reads`` times, with the camera's calibration and the seating known;
-    returns the analyser's event inferrer (an empty one when it followed nothing)."""
+    returns the analyser's event inferrer (an empty one when it followed nothing).
+
+    ``taps``: a simulated user who, whenever the page shows a problem, corrects up to ``TAPS_PER_FRAME`` of the
+    tiles shown wrongly (least sure first; the truth from the frame's labels), ``taps`` in the whole hand. The
+    corrections go to the analyser as the page's would, and hold from then on. The inferrer gets ``taps_used``."""
     from .live import LiveAnalyzer
 
     la = LiveAnalyzer(video.variant, camera_id=f"eval-video-{video.seed}", recognizer=recognizer,
                       calibration=video.calibration(), positions=video.positions, dealer=video.dealer,
                       full_pass_s=None, full_pass_frames=8)
+    fixes: dict[str, str] = {}
     for f in video.frames:
         image = video.render(f)
         for _ in range(reads):
-            la.process(image)
+            res = la.process(image, fixes)
+        if len(fixes) < taps and res.get("problems"):
+            for _, tile_id, code in wrong_tiles(res.get("tiles", []), f.labels)[:min(TAPS_PER_FRAME,
+                                                                                   taps - len(fixes))]:
+                fixes[tile_id] = code
     if la._game is None:
-        return EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
-    return la._game.inferrer
+        inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    else:
+        inf = la._game.inferrer
+    inf.taps_used = len(fixes)
+    return inf
 
 
 def evaluate_hand(variant: str, seed: int, *, noise: float = 0.03, recognizer=None, short_wall: int | None = None,
-                  view: str | None = None, framing: str = "table", live: bool = False) -> dict:
+                  view: str | None = None, framing: str = "table", live: bool = False, taps: int = 0) -> dict:
     from datasets.hand_video import generate_hand_video
 
     video = generate_hand_video(variant, seed, short_wall=short_wall, view=view, framing=framing)
     if live:
-        inf = live_inferrer(video, recognizer)
+        inf = live_inferrer(video, recognizer, taps=taps)
     else:
         observations = frame_observations(video, noise=noise, seed=seed, recognizer=recognizer)
         inf = infer(video, observations)
@@ -103,7 +139,8 @@ def evaluate_hand(variant: str, seed: int, *, noise: float = 0.03, recognizer=No
     matched, first = compare_logs(inf.events, expected)
     return {"seed": seed, "view": video.view, "frames": len(video.frames), "events": len(expected),
             "matched": matched, "exact": inf.events == expected, "problems": len(inf.problems),
-            "first_difference": first, "first_problem": inf.problems[0].message if inf.problems else ""}
+            "first_difference": first, "first_problem": inf.problems[0].message if inf.problems else "",
+            "taps": getattr(inf, "taps_used", 0)}
 
 
 def run(variants: Sequence[str], hands: int, seed: int = 0, **kw) -> dict:
@@ -114,6 +151,7 @@ def run(variants: Sequence[str], hands: int, seed: int = 0, **kw) -> dict:
         out[v] = {"hands": hands, "exact": sum(r["exact"] for r in results),
                   "events": sum(r["events"] for r in results), "matched": sum(r["matched"] for r in results),
                   "frames": sum(r["frames"] for r in results), "problems": sum(r["problems"] for r in results),
+                  "taps": sum(r["taps"] for r in results),
                   "failures": [r for r in results if not r["exact"]][:5],
                   "seconds": round(time.perf_counter() - t0, 1)}
     return out
@@ -136,20 +174,30 @@ def cmd_eval_video(args: argparse.Namespace) -> int:
     if args.live and not args.from_images:
         print("error: --live reads the rendered frames: give --from-images too", file=sys.stderr)
         return 2
+    if args.taps and not args.live:
+        print("error: --taps corrects tiles on the live page: give --from-images --live too", file=sys.stderr)
+        return 2
+    if args.taps < 0:
+        print(f"error: --taps must be 0 or more, not {args.taps}", file=sys.stderr)
+        return 2
     res = run(variants, args.hands, args.seed, noise=args.noise, recognizer=recognizer, short_wall=args.short_wall,
-              view=args.view, framing=args.framing, live=args.live)
+              view=args.view, framing=args.framing, live=args.live, taps=args.taps)
     if args.json:
         print(json.dumps(res))
         return 0
     mode = ("rendered images + recogniser" + (f", live pipeline, each frame read {LIVE_READS} times" if args.live
                                               else ", each frame on its own") if args.from_images
             else f"labels, box noise {args.noise:g}")
+    if args.taps:
+        mode += f", a user correcting up to {args.taps} wrong tiles per hand ({TAPS_PER_FRAME} per frame shown " \
+                "with a problem)"
     print(f"event logs inferred from generated hands ({mode}; view {args.view or 'random'}, framing "
           f"{args.framing}; seeds {args.seed}..{args.seed + args.hands - 1})")
     for v, r in res.items():
         pct = 100 * r["matched"] / max(1, r["events"])
         print(f"  {v:<11} exact hands {r['exact']:>3}/{r['hands']:<3}  events {r['matched']:>5}/{r['events']:<5} "
-              f"{pct:5.1f}%  frames {r['frames']:>5}  problems {r['problems']:>4}  ({r['seconds']} s)")
+              f"{pct:5.1f}%  frames {r['frames']:>5}  problems {r['problems']:>4}"
+              + (f"  taps {r['taps']:>3}" if args.taps else "") + f"  ({r['seconds']} s)")
         if args.verbose:
             for f in r["failures"]:
                 print(f"      seed {f['seed']} ({f['view']}): {f['first_difference']}")
@@ -172,9 +220,12 @@ def register(sub) -> None:
     p.add_argument("--live", action="store_true",
                    help="with --from-images: read the frames as a camera is read, through the live pipeline "
                         "(tracking, change-driven passes, row completion), each frame four times")
+    p.add_argument("--taps", type=int, default=0,
+                   help="with --live: a simulated user corrects up to this many wrong tiles per hand on the page "
+                        f"(at most {TAPS_PER_FRAME} per frame that shows a problem; the truth from the labels)")
     add_output_options(p, "print the first difference of failed hands")
     p.set_defaults(func=cmd_eval_video)
 
 
 __all__ = ["cmd_eval_video", "compare_logs", "evaluate_hand", "frame_observations", "infer", "live_inferrer",
-           "register", "run"]
+           "register", "run", "wrong_tiles"]
