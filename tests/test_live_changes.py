@@ -204,13 +204,18 @@ def test_local_change_detects_only_there_and_matches_a_full_pass(recognizer, pla
     rng2 = np.random.default_rng(2)
     _settle(ref, before, rng2)
     full_r = _settle(ref, after, rng2)
+    # (over the full pass's sure tiles: a borderline reading, e.g. a back of a standing hand at 0.5-0.85 against
+    # "not a tile", can fall either way on two noisy frames, and a later full pass settles it)
     a, b = _centres(r["tiles"]), _centres(full_r["tiles"])
-    found = 0
+    found = sure_ref = 0
     for t, c in zip(full_r["tiles"], b, strict=True):
+        if t["confidence"] < 0.9:
+            continue
+        sure_ref += 1
         dd = np.linalg.norm(a - c, axis=1)
         j = int(dd.argmin())
         found += bool(dd[j] <= tile / 2 and r["tiles"][j]["code"] == t["code"])
-    assert found >= 0.85 * len(full_r["tiles"])
+    assert sure_ref >= 15 and found >= 0.85 * sure_ref
     # the new discard is on the table in both (when the detector finds it at all)
     near = np.linalg.norm(b - spot, axis=1) <= tile / 2
     if near.any():
