@@ -56,3 +56,23 @@ def test_warm_start_from_the_shipped_onnx_reads_as_onnxruntime_does():
     assert (k.argmax(1).numpy() == probs.argmax(1)).mean() >= 0.95   # int8 vs float: a few borderline crops
     assert all(not p.requires_grad for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)
                for p in m.parameters())
+
+
+def test_rebalanced_bank_drops_the_share_of_backs_asked_and_adds_cloth_as_none(tmp_path):
+    from models.rebalance_bank import cloth_patches, main
+
+    bk = TILE_CODES.index("bk")
+    y = np.array([bk] * 4 + [0] * 2 + [bk] * 6, np.int16)            # backs before index 4 are kept
+    x = np.arange(len(y), dtype=np.uint8)[:, None, None, None] * np.ones((1, 96, 72, 3), np.uint8)
+    np.savez(tmp_path / "in.npz", x=x, y=y, kinds=np.array(TILE_CODES + ("none",)))
+    assert main(["--bank", str(tmp_path / "in.npz"), "--out", str(tmp_path / "out.npz"), "--from-index", "4",
+                 "--drop-backs", "0.5", "--cloth-tables", "1", "--cloth-seed", "123456"]) == 0
+    out = np.load(tmp_path / "out.npz")
+    kept = out["x"][:, 0, 0, 0]
+    assert list(kept[:6]) == [0, 1, 2, 3, 4, 5]                      # the first four backs and the faces
+    assert sum(6 <= k <= 11 for k in kept) == 3                       # half of the six later backs
+    assert (out["y"][len(y) - 3:] == NONE).all() and len(out["y"]) == len(y) - 3 + 6
+
+    (image, labels), = table_frames(1, 123456)
+    patches = cloth_patches(image, labels, np.random.default_rng(0), count=6)
+    assert len(patches) == 6 and all(p.shape == (96, 72, 3) for p in patches)
