@@ -151,19 +151,24 @@ def read_in_set(detections, variant, floor: float = 0.05) -> tuple[list, list[di
     return out, changed
 
 
-def _counted(obs: TableObservation) -> Counter:
-    """Plain code -> copies on the table, counted as :func:`check` counts them (not the tops of standing
-    tiles read as faces, not loose tiles)."""
-    seen: Counter = Counter()
+def _placed(obs: TableObservation):
+    """(code, place) of every tile the table counts: not the tops of standing tiles read as faces (a hand mostly
+    of backs, or a few faces where a hand stands), not loose tiles (a marker read as a tile must not make the
+    placed tiles look impossible: it is reported as unplaced), not backs."""
     for s in obs.seats:
-        if not (mostly_backs(s.hand) or tops_only(s.hand, len(s.melds))):
-            seen.update(_plain(c) for c in s.hand)
-        for m in s.melds:
-            seen.update(_plain(c) for c in m.tiles + ([m.added] if m.added else []))
-        seen.update(_plain(c) for c in s.discards + s.bonus + s.norths)
-    seen.update(_plain(c) for c in obs.dora_indicators + obs.centre_discards)
-    seen.pop("bk", None)
-    return seen
+        k = s.position
+        parts = [([] if mostly_backs(s.hand) or tops_only(s.hand, len(s.melds)) else s.hand, f"hand of position {k}"),
+                 ([c for m in s.melds for c in m.tiles + ([m.added] if m.added else [])], f"melds of position {k}"),
+                 (s.discards, f"discards of position {k}"), (s.bonus + s.norths, f"bonus area of position {k}")]
+        for codes, place in parts:
+            yield from ((c, place) for c in codes if c != "bk")
+    yield from ((c, "dora indicators") for c in obs.dora_indicators if c != "bk")
+    yield from ((c, "centre discards") for c in obs.centre_discards if c != "bk")
+
+
+def _counted(obs: TableObservation) -> Counter:
+    """Plain code -> copies on the table, as :func:`check` counts them (:func:`_placed`)."""
+    return Counter(_plain(c) for c, _ in _placed(obs))
 
 
 def _fits_part(code: str, where: str, variant, is_sanma: bool) -> bool:
@@ -1064,34 +1069,12 @@ def check(obs: TableObservation, variant) -> list[Problem]:
     red: Counter[str] = Counter()
     where: dict[str, Counter] = {}
 
-    def add(code: str, place: str):
-        if code == "bk":
-            return
+    for code, place in _placed(obs):
         pc = _plain(code)
         seen[pc] += 1
         if code != pc:
             red[code] += 1
         where.setdefault(pc, Counter())[place] += 1
-
-    for s in obs.seats:
-        # faces among a hand mostly of backs, or a few faces where a hand stands, are the tops of standing tiles
-        # read as faces (see the hand size check below): not counted
-        tops = mostly_backs(s.hand) or tops_only(s.hand, len(s.melds))
-        for c in ([] if tops else s.hand):
-            add(c, f"hand of position {s.position}")
-        for m in s.melds:
-            for c in m.tiles + ([m.added] if m.added else []):
-                add(c, f"melds of position {s.position}")
-        for c in s.discards:
-            add(c, f"discards of position {s.position}")
-        for c in s.bonus + s.norths:
-            add(c, f"bonus area of position {s.position}")
-    for c in obs.dora_indicators:
-        add(c, "dora indicators")
-    for c in obs.centre_discards:
-        add(c, "centre discards")
-    # loose tiles (where no tile belongs) are left out of the table, and out of the count: a misread one (a
-    # marker read as a tile) must not make the placed tiles look impossible; it is reported as unplaced
     # kinds the rule system lacks
     reported = set()
     for pc in list(seen) + list(red):
