@@ -101,6 +101,75 @@ def predict(model: TileClassifier, x: np.ndarray, device: str = "cpu", bs: int =
     return np.concatenate(kinds), np.concatenate(flips)
 
 
+_SYNTH = None
+
+
+def _make_synth(backgrounds_dir: str):
+    from datasets.crop_synth import CropSynth, FaceBank
+
+    bank = FaceBank.cached()
+    backgrounds = []
+    if backgrounds_dir and Path(backgrounds_dir).is_dir():
+        for p in sorted(Path(backgrounds_dir).glob("*.jpg"))[:200]:
+            img = cv2.imread(str(p))
+            if img is not None:
+                backgrounds.append(cv2.resize(img, (224, 224), interpolation=cv2.INTER_AREA))
+    return CropSynth(bank, backgrounds)
+
+
+def _synth_init(backgrounds_dir: str) -> None:
+    global _SYNTH
+    torch.set_num_threads(1)
+    cv2.setNumThreads(1)
+    _SYNTH = _make_synth(backgrounds_dir)
+
+
+def _synth_batch(job: tuple[int, int, int]):
+    seed, step, n = job
+    return _SYNTH.batch(n, np.random.default_rng([seed, step]))
+
+
+def synth_batches(args, work: Path):
+    """A function ``start_step -> iterator of batches`` of crops made on the fly (batch k depends only on
+    (seed, k), whatever the number of workers). Workers are spawned (not forked: a fork of a process whose
+    OpenCV/torch thread pools run can hang) and each loads the cached face bank."""
+    t0 = time.time()
+    synth = _make_synth(args.real_backgrounds)     # builds the bank's cache once, here
+    print(f"face bank {len(synth.bank)} inks, {len(synth.backgrounds)} real backgrounds ({time.time() - t0:.0f}s)",
+          flush=True)
+
+    def run(start: int):
+        jobs = ((args.seed, k, args.batch) for k in range(start, args.steps))
+        if args.workers <= 0:
+            global _SYNTH
+            _SYNTH = synth
+            return map(_synth_batch, jobs)
+        import multiprocessing as mp
+
+        pool = mp.get_context("spawn").Pool(args.workers, _synth_init, (args.real_backgrounds,))
+        return pool.imap(_synth_batch, jobs, chunksize=1)
+
+    return run
+
+
+def placed_real(x: np.ndarray, seed: int = 4242) -> np.ndarray:
+    """Real crops laid on a table: turned up to 30 degrees, boxes misfitted to IoU 0.6-0.9 (the
+    ``datasets.crop_synth.place_face`` evaluation), each from its own seed."""
+    from datasets.crop_synth import place_face
+
+    return np.stack([place_face(img, np.random.default_rng([seed, i])) for i, img in enumerate(x)]) if len(x) \
+        else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+
+
+def held_out_crops(n: int = 2000, seed: int = 777) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of faces in styles training never sees (``FaceBank(held_out=True)``), the same geometry."""
+    from datasets.crop_synth import CropSynth, FaceBank
+
+    synth = CropSynth(FaceBank.cached(held_out=True, per_code=12, bonus_per_code=30))
+    x, y, _, _ = synth.batch(n, np.random.default_rng(seed))
+    return x, y
+
+
 def load_onnx_weights(model: TileClassifier, path: str) -> None:
     """Start ``model`` from an exported classifier (float or int8 QDQ ONNX, e.g. the shipped one): its
     convolutions carry the batch norms folded in, so each norm is set to the identity (and must stay frozen:
@@ -231,6 +300,13 @@ def main(argv: list[str] | None = None) -> int:
                     "crops: the exported checkpoint is the best mean of both accuracies")
     ap.add_argument("--grey-p", type=float, default=0.12)
     ap.add_argument("--permute-p", type=float, default=0.0, help="colour-channel permutation (not red fives)")
+    ap.add_argument("--synth", action="store_true",
+                    help="train on crops made on the fly (datasets.crop_synth: turned, misfitted, sideways boxes, "
+                    "tiles on varied surfaces, 'not a tile' parts and textures) instead of a --bank")
+    ap.add_argument("--workers", type=int, default=1, help="--synth: processes making the crops")
+    ap.add_argument("--real-backgrounds", default=str(REAL_ROOT / "real-scenes" / "train" / "images"),
+                    help="--synth: photos whose pixels may lie under and around the rendered tiles (real-scenes "
+                    "train split only; '' = none)")
     ap.add_argument("--recipe", choices=["cpu", "gpu"], default="cpu",
                     help="gpu: cuda, batch 512, 20000 steps (overrides those options)")
     args = ap.parse_args(argv)
@@ -242,20 +318,34 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(args.work).expanduser()
     work.mkdir(parents=True, exist_ok=True)
 
-    bank = np.load(args.bank)
-    x_all, y_all, kinds = bank["x"], bank["y"].astype(np.int64), [str(k) for k in bank["kinds"]]
-    n_kinds = len(kinds)
-    none = kinds.index("none")
-    back = kinds.index("bk")
-    # class-balanced sampling weights (sqrt of inverse frequency)
-    counts = np.bincount(y_all, minlength=n_kinds).astype(np.float64)
-    w = 1.0 / np.sqrt(np.maximum(counts[y_all], 1))
-    w /= w.sum()
-    colour_free = ~np.isin(y_all, [kinds.index(c) for c in ("5m", "0m", "5p", "0p", "5s", "0s")])
+    if args.synth:
+        from datasets.crop_synth import KINDS as SYNTH_KINDS
+
+        kinds = list(SYNTH_KINDS)
+        n_kinds = len(kinds)
+        none, back = kinds.index("none"), kinds.index("bk")
+        batches = synth_batches(args, work)
+    else:
+        bank = np.load(args.bank)
+        x_all, y_all, kinds = bank["x"], bank["y"].astype(np.int64), [str(k) for k in bank["kinds"]]
+        n_kinds = len(kinds)
+        none = kinds.index("none")
+        back = kinds.index("bk")
+        # class-balanced sampling weights (sqrt of inverse frequency)
+        counts = np.bincount(y_all, minlength=n_kinds).astype(np.float64)
+        w = 1.0 / np.sqrt(np.maximum(counts[y_all], 1))
+        w /= w.sum()
+        colour_free = ~np.isin(y_all, [kinds.index(c) for c in ("5m", "0m", "5p", "0p", "5s", "0s")])
+        print(f"bank {len(y_all)} crops, {n_kinds} kinds (min {counts.min():.0f}/kind)", flush=True)
     rx, rcodes = load_real_crops(("train", "val"))
     ry = np.array([kinds.index(c) for c in rcodes], np.int64)
-    print(f"bank {len(y_all)} crops, {n_kinds} kinds (min {counts.min():.0f}/kind); "
-          f"real validation crops {len(ry)}", flush=True)
+    print(f"real validation crops {len(ry)}", flush=True)
+    px = np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+    hx, hy = px, np.zeros(0, np.int64)
+    if args.synth:
+        px = placed_real(rx)
+        hx, hy = held_out_crops()
+        print(f"real validation crops placed as on a table {len(px)}, held-out style crops {len(hy)}", flush=True)
 
     vx, vy = np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64)
     if args.val_bank:
@@ -295,17 +385,30 @@ def main(argv: list[str] | None = None) -> int:
             pk, _ = predict(model, vx, device)
             synth_acc = float((pk == vy).mean())
             scores.append(synth_acc)
+        extra = ""
+        if len(px):
+            pk, _ = predict(model, px, device)
+            placed = float((pk == ry).mean())
+            scores.append(placed)
+            extra += f", real placed {placed:.4f}"
+        if len(hy):
+            pk, _ = predict(model, hx, device)
+            held = float((pk == hy).mean())
+            scores.append(held)
+            extra += f", held-out styles {held:.4f}"
         score = float(np.mean(scores)) if scores else float("nan")
         if scores and score >= best:
             best = score
             torch.save({"model": model.state_dict(), "step": step, "real_val": real_acc,
                         "synth_val": synth_acc, "kinds": kinds}, work / "best.pt")
         print(f"eval step {step}: real train+val top-1 {real_acc:.4f}, synthetic validation {synth_acc:.4f}"
-              f" (selection score {score:.4f}, best {best:.4f})", flush=True)
+              f"{extra} (selection score {score:.4f}, best {best:.4f})", flush=True)
         return best
 
     if step == 0 and args.init_onnx:     # the starting point competes too
         best = evaluate(best)
+    if args.synth:
+        batches = batches(step)
     warm = min(150, args.steps // 10)
     t0 = time.time()
     model.train()
@@ -317,12 +420,18 @@ def main(argv: list[str] | None = None) -> int:
             args.lr * 0.5 * (1 + np.cos(np.pi * (step - warm) / max(1, args.steps - warm)))
         for g in opt.param_groups:
             g["lr"] = lr
-        rng = np.random.default_rng([args.seed, step])
-        idx = rng.choice(len(y_all), args.batch, p=w)
-        xb, flip = augment(x_all[idx], rng, colour_free[idx], args.grey_p, args.permute_p)
-        yb = torch.from_numpy(y_all[idx]).to(device)
-        fb = torch.from_numpy(flip.astype(np.float32)).to(device)
-        fmask = ((yb != none) & (yb != back)).float()
+        if args.synth:
+            xb, yk, flip, known = next(batches)
+            yb = torch.from_numpy(yk).to(device)
+            fb = torch.from_numpy(flip.astype(np.float32)).to(device)
+            fmask = torch.from_numpy(known.astype(np.float32)).to(device)
+        else:
+            rng = np.random.default_rng([args.seed, step])
+            idx = rng.choice(len(y_all), args.batch, p=w)
+            xb, flip = augment(x_all[idx], rng, colour_free[idx], args.grey_p, args.permute_p)
+            yb = torch.from_numpy(y_all[idx]).to(device)
+            fb = torch.from_numpy(flip.astype(np.float32)).to(device)
+            fmask = ((yb != none) & (yb != back)).float()
         k, f = model(to_tensor(xb).to(device))
         l_kind = F.cross_entropy(k, yb, label_smoothing=0.05)
         l_flip = (F.binary_cross_entropy_with_logits(f[:, 0], fb, reduction="none") * fmask).sum() \

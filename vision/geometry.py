@@ -356,11 +356,34 @@ def warp_crops(image: np.ndarray, obbs: np.ndarray, size: tuple[int, int] = CROP
     """Upright crops [N, h, w, 3] uint8 of the oriented boxes ``obbs`` [N, 5] (theta = face up)."""
     obbs = np.asarray(obbs, np.float64).reshape(-1, 5)
     out = np.zeros((len(obbs), size[1], size[0], 3), np.uint8)
+    ih, iw = image.shape[:2]
     for i, o in enumerate(obbs):
         M = crop_affine(o, size, margin)
+        shrink = max(o[2] / size[0], o[3] / size[1]) * (1 + 2 * margin) / AA_SHRINK
+        if shrink > 1.0:
+            # a box much bigger than the crop (a close-up): area-average its neighbourhood down first, so the
+            # crop is not aliased (bilinear sampling alone skips most of the pixels)
+            r = 0.5 * math.hypot(o[2], o[3]) * (1 + 2 * margin) + 2
+            x0, y0 = max(0, int(o[0] - r)), max(0, int(o[1] - r))
+            x1, y1 = min(iw, int(math.ceil(o[0] + r)) + 1), min(ih, int(math.ceil(o[1] + r)) + 1)
+            if x1 - x0 >= 2 and y1 - y0 >= 2:
+                sw, sh = max(1, int(round((x1 - x0) / shrink))), max(1, int(round((y1 - y0) / shrink)))
+                small = cv2.resize(image[y0:y1, x0:x1], (sw, sh), interpolation=cv2.INTER_AREA)
+                kx, ky = sw / (x1 - x0), sh / (y1 - y0)
+                # image pixel p -> small pixel ((p - origin + 0.5) * k - 0.5)
+                S = np.array([[kx, 0, (0.5 - x0) * kx - 0.5], [0, ky, (0.5 - y0) * ky - 0.5]])
+                M2 = S[:, :2] @ M
+                M2[:, 2] += S[:, 2]
+                out[i] = cv2.warpAffine(small, M2, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                        borderMode=cv2.BORDER_REPLICATE)
+                continue
         out[i] = cv2.warpAffine(image, M, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                 borderMode=cv2.BORDER_REPLICATE)
     return out
+
+
+#: boxes more than this many times the crop's size are area-averaged before the warp (see warp_crops)
+AA_SHRINK = 1.6
 
 
 def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
