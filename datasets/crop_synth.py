@@ -633,3 +633,55 @@ def place_face(picture: np.ndarray, rng: np.random.Generator, turn: float = 30.0
             break
     best[4] %= 180.0 if (true[4] % 360) < 180 else 360.0
     return warp_crops(img, best[None], CROP_SIZE, 0.0)[0]
+
+
+# --------------------------------------------------------------------------- a whole photo of laid-out rows
+
+
+def render_layout(rows: Sequence[Sequence[np.ndarray]], rng: np.random.Generator, size: tuple[int, int] = (1280, 960),
+                  body: np.ndarray | None = None, tilt: float = 0.15, turn: float = 6.0,
+                  fill: float = 0.8, face_px: float | None = None) -> tuple[np.ndarray, list[list[np.ndarray]]]:
+    """A photo from above of face textures (BGR, one size) laid in ``rows`` on a surface, like the enrollment
+    layout: returns the image and each tile's face quad (TL TR BR BL) per row. The layout fills ``fill`` of
+    the photo, or its faces are ``face_px`` tall (a close-up: rows may then run past the photo's edges)."""
+    h, w = rows[0][0].shape[:2]
+    body = body if body is not None else np.array(BODIES[int(rng.integers(len(BODIES)))], np.float64)
+    gap, row_gap = 0.06 * w, 0.45 * h
+    n_cols = max(len(r) for r in rows)
+    lw = int(n_cols * (w + gap) + 2 * w)
+    lh = int(len(rows) * (h + row_gap) + 1.5 * h)
+    W, Hh = size
+    s = fill * min(W / lw, Hh / lh) if face_px is None else face_px / h
+    # the surface reaches past the photo's edges
+    cw, ch = max(int(lw * 1.8), int(1.6 * W / s)), max(int(lh * 1.8), int(1.6 * Hh / s))
+    canvas = cv2.resize(surface(rng, ch // 3, cw // 3), (cw, ch), interpolation=cv2.INTER_LINEAR)
+    depth = np.array([0.0, 0.12 * h])
+    rim = np.clip(body * 0.8, 0, 255).tolist()
+    quads = []
+    for ri, row in enumerate(rows):
+        y = (ch - lh) / 2 + 0.75 * h + ri * (h + row_gap)
+        x0 = (cw - len(row) * (w + gap)) / 2
+        qrow = []
+        for ci, face in enumerate(row):
+            x = x0 + ci * (w + gap)
+            rect = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)
+            hull = cv2.convexHull(np.concatenate([rect, rect + depth]).astype(np.float32)).reshape(-1, 2)
+            cv2.fillConvexPoly(canvas, np.round(hull * 16).astype(np.int32), rim, cv2.LINE_AA, 4)
+            xi, yi = int(round(x)), int(round(y))
+            canvas[yi:yi + h, xi:xi + w] = face
+            qrow.append(rect)
+        quads.append(qrow)
+    t = math.radians(rng.uniform(-turn, turn))
+    A = np.array([[s * math.cos(t), -s * math.sin(t), 0], [s * math.sin(t), s * math.cos(t), 0], [0, 0, 1]])
+    P = np.eye(3)
+    P[2, 1] = rng.uniform(-tilt, tilt) * 2 / lh   # the far edge of the layout this much smaller
+    C = np.array([[1, 0, -cw / 2], [0, 1, -ch / 2], [0, 0, 1]], np.float64)
+    T = np.array([[1, 0, W / 2], [0, 1, Hh / 2], [0, 0, 1]], np.float64)
+    H = T @ A @ P @ C
+    k = min(1.0, s * 1.3)
+    small = cv2.resize(canvas, (max(2, int(cw * k)), max(2, int(ch * k))), interpolation=cv2.INTER_AREA)
+    warp = H @ np.diag([cw / small.shape[1], ch / small.shape[0], 1.0])
+    img = cv2.warpPerspective(small, warp, (W, Hh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    img = _camera(img, rng)
+    out = [[cv2.perspectiveTransform(q[None], H)[0] for q in qrow] for qrow in quads]
+    return img, out

@@ -99,7 +99,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
     try:
         image = load_image(args.image)
-        recognizer = TileRecognizer()
+        from .tileset_cli import chosen_tileset
+
+        recognizer = TileRecognizer(tileset=chosen_tileset(args.tileset))
         res = analyze_image(image, args.variant, args.camera_id, args.dir, args.tile_mm, recognizer)
     except (ImageError, OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
@@ -148,5 +150,7 @@ def register(sub) -> None:
     p.add_argument("--dir", help="calibration folder")
     p.add_argument("--tile-mm", type=float, default=26.0)
     p.add_argument("--overlay", metavar="OUT.png", help="write the detections drawn over the photo")
+    p.add_argument("--tileset", metavar="NAME", help="read with this enrolled tile set (default: the one chosen "
+                   "with `tileset use`; 'none' for none)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_analyze)

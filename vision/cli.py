@@ -32,9 +32,11 @@ def register(sub) -> None:
     register_reconstruction(sub)
     from .analyze import register as register_analyze
     from .finetune import register as register_finetune
+    from .tileset_cli import register as register_tileset
 
     register_analyze(sub)
     register_finetune(sub)
+    register_tileset(sub)
     from .eval_video import register as register_events
     register_events(sub)
 

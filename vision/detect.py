@@ -22,12 +22,15 @@ def cmd_detect(args: argparse.Namespace) -> int:
     except ImageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    from .tileset_cli import chosen_tileset
+    from .tilesets import TileSetError
+
     try:
-        rec = TileRecognizer(threads=args.threads, det_threshold=args.threshold)
-    except FileNotFoundError as exc:
+        rec = TileRecognizer(threads=args.threads, det_threshold=args.threshold, tileset=chosen_tileset(args.tileset))
+    except (FileNotFoundError, TileSetError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    result = rec.recognize(image)
+    result = rec.recognize(image, variant=args.variant)
     if args.overlay:
         if not cv2.imwrite(args.overlay, draw_overlay(image, result.tiles)):
             print(f"error: cannot write overlay {args.overlay}", file=sys.stderr)
@@ -56,4 +59,8 @@ def register(sub) -> None:
     p.add_argument("--overlay", metavar="OUT.png", help="write the image with the detections drawn")
     p.add_argument("--threshold", type=float, default=0.3, help="detector centre-score threshold")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--variant", "-v", choices=["sanma", "korean-3p", "hong-kong", "three-kaki"],
+                   help="read only the tile kinds of this rule system's set")
+    p.add_argument("--tileset", metavar="NAME", help="read with this enrolled tile set (default: the one chosen "
+                   "with `tileset use`; 'none' for none)")
     p.set_defaults(func=cmd_detect)

@@ -182,9 +182,10 @@ class TileRecognizer:
     def __init__(self, detector: str | os.PathLike = DETECTOR_PATH, classifier: str | os.PathLike = CLASSIFIER_PATH,
                  threads: int = 2, det_threshold: float = 0.3, nms_iou: float = 0.3, min_confidence: float = 0.0,
                  scales: tuple[int, ...] = DETECT_SCALES, head: object = "auto", auto_scale: bool = False,
-                 fill_rows: bool = True):
+                 fill_rows: bool = True, tileset=None):
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
+        self.cls_path = str(classifier)
         self.head = None  # a finetuned kind head (weight [56, F], bias [56]) replacing the shipped one
         self._has_features = any(o.name == "features" for o in self.cls.get_outputs())
         if head == "auto":
@@ -193,6 +194,10 @@ class TileRecognizer:
             self.head = load_head() if self._has_features else None
         elif head is not None:
             self.head = head
+        self.tileset = None      # a vision.tilesets.TileSet: its adapted head and its kinds
+        self._set_mask = None
+        if tileset is not None:
+            self.use_tileset(tileset)
         self.scales = tuple(scales)
         self.auto_scale = auto_scale
         self.fill_rows = fill_rows   # complete rows (vision.rows) and read unsure tiles again turned
@@ -201,6 +206,24 @@ class TileRecognizer:
         self.nms_iou = nms_iou
         self.min_confidence = min_confidence
         self._lock = threading.Lock()
+
+    def use_tileset(self, tileset) -> None:
+        """Read with a tile set (``vision.tilesets.TileSet``, or None for none): its adapted kind head, when it
+        was trained on this classifier, replaces the shipped one, and only the set's kinds are read."""
+        self.tileset = tileset
+        self._set_mask = None
+        if tileset is None:
+            return
+        if self._has_features:
+            from .finetune import shipped_head
+
+            try:
+                head = tileset.head_for(shipped_head(Path(self.cls_path).parent))
+            except OSError:
+                head = None
+            if head is not None:
+                self.head = head
+        self._set_mask = tileset.kind_mask()
 
     # -- the two stages, usable separately -------------------------------------------------------
     def scales_for(self, size: tuple[int, int]) -> tuple[int, ...]:
@@ -326,9 +349,17 @@ class TileRecognizer:
         else:
             logits, flip = self.cls.run(["kind_logits", "flip_logit"], {"crops": G.to_input(crops)})
         probs = G.softmax(logits, 1)
-        if variant is not None:
-            probs = np.where(kind_mask(variant)[None, :], probs, 0.0)
+        mask = self.read_mask(variant)
+        if mask is not None:
+            probs = np.where(mask[None, :], probs, 0.0)
         return probs, G.sigmoid(flip[:, 0].astype(np.float64))
+
+    def read_mask(self, variant: str | None = None) -> np.ndarray | None:
+        """[56] bool: the kinds read (the rule system's, and the tile set's when one is in use), or None."""
+        mask = kind_mask(variant) if variant is not None else None
+        if self._set_mask is not None:
+            mask = self._set_mask if mask is None else (mask & self._set_mask)
+        return mask
 
     def features(self, crops: np.ndarray) -> np.ndarray:
         """The classifier's pooled features of upright crops [N, 96, 72, 3] (what finetuning trains on)."""

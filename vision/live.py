@@ -530,6 +530,9 @@ class LiveAnalyzer:
             skipped = np.zeros(n, bool)
         classify(need)
         in_set = _kind_mask(self.variant)[None, :]
+        set_mask = rec.read_mask(None) if hasattr(rec, "read_mask") else None   # a tile set's own kinds only
+        if set_mask is not None:
+            in_set = in_set & set_mask[None, :]
 
         def read_in_set(crops):   # more crops read at once, within the rule system's kinds
             tc = time.perf_counter()

@@ -1,0 +1,175 @@
+"""vision.tilesets: enrolling a physical tile set, learning from corrected photos, reading with a set."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from vision import tilesets as T
+
+
+@pytest.fixture(autouse=True)
+def tileset_root(tmp_path, monkeypatch):
+    monkeypatch.setenv("MAHJONG_ASSISTANT_TILESETS", str(tmp_path / "sets"))
+    return tmp_path / "sets"
+
+
+def test_layout_rows_of_each_rule_system():
+    assert T.layout_rows("sanma") == [
+        ["1m", "9m"],
+        ["1p", "2p", "3p", "4p", "5p", "0p", "6p", "7p", "8p", "9p"],
+        ["1s", "2s", "3s", "4s", "5s", "0s", "6s", "7s", "8s", "9s"],
+        ["1z", "2z", "3z", "4z", "5z", "6z", "7z"]]
+    hk = T.layout_rows("hong-kong")
+    assert [len(r) for r in hk] == [9, 9, 9, 7, 8]
+    assert hk[4] == ["1f", "2f", "3f", "4f", "1g", "2g", "3g", "4g"]
+    kaki = T.layout_rows("three-kaki")
+    assert kaki[-1] == ["1a", "2a", "3a", "4a", "1h", "2h", "3h", "4h", "jk"]
+    assert sum(map(len, kaki)) == 33
+
+
+def _tile(x, y, w=30, h=40, conf=0.9):
+    return {"corners": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]], "confidence": conf}
+
+
+def test_assign_rows_reads_rows_left_to_right_and_drops_strays():
+    rows = [["1m", "9m"], ["1p", "2p", "3p"]]
+    tiles = [_tile(100 + 34 * i, 200) for i in range(3)] + [_tile(100 + 34 * i, 100) for i in range(2)]
+    tiles.append(_tile(300, 150, 12, 12))          # a small mark on the cloth: not of the layout's size
+    tiles.append(_tile(168 + 17, 200))             # a box astride two tiles of row 2
+    order = np.random.default_rng(1).permutation(len(tiles))
+    shuffled = [tiles[i] for i in order]
+    got = {tuple(shuffled[i]["corners"][0]): c for i, c in T.assign_rows(shuffled, rows)}
+    assert got == {(100, 100): "1m", (134, 100): "9m", (100, 200): "1p", (134, 200): "2p", (168, 200): "3p"}
+
+
+def test_assign_rows_names_the_mismatch():
+    rows = [["1m", "9m"], ["1p", "2p", "3p"]]
+    tiles = [_tile(100 + 34 * i, 200) for i in range(2)] + [_tile(100 + 34 * i, 100) for i in range(2)]
+    with pytest.raises(T.TileSetError, match=r"2 rows of \[2, 2\] tiles; the layout has 2 rows of \[2, 3\]"):
+        T.assign_rows(tiles, rows)
+
+
+def test_layout_file(tmp_path):
+    p = tmp_path / "rows.txt"
+    p.write_text("1m 2m  # first\n\n5z 6z 7z\n")
+    assert T.read_layout_file(p) == [["1m", "2m"], ["5z", "6z", "7z"]]
+    p.write_text("1m 2x\n")
+    with pytest.raises(T.TileSetError, match="row 1: '2x' is not a tile code"):
+        T.read_layout_file(p)
+
+
+class ColourFeatures:
+    """A stand-in recogniser whose features are a crop's mean colour spread over the 192 feature slots."""
+
+    def features(self, crops):
+        m = np.asarray(crops, np.float64).reshape(len(crops), -1, 3).mean(1) / 255.0
+        return np.tile(m, 64)
+
+
+def _crops(colour, n, rng):
+    base = np.empty((n, 96, 72, 3), np.uint8)
+    base[:] = colour
+    return np.clip(base + rng.integers(-6, 7, base.shape), 0, 255).astype(np.uint8)
+
+
+def test_learn_adapts_and_never_reads_earlier_examples_worse():
+    rng = np.random.default_rng(0)
+    ts = T.TileSet(name="home")
+    red, blue = _crops((0, 0, 220), 6, rng), _crops((220, 0, 0), 6, rng)
+    rep = T.learn(ts, np.concatenate([red, blue]), ["1z"] * 6 + ["6z"] * 6, ColourFeatures(), steps=300)
+    assert rep["added"] == 12 and rep["kept"]
+    head = ts.head_for(__import__("vision.finetune", fromlist=["x"]).shipped_head())
+    feats = ColourFeatures().features(np.concatenate([red, blue]))
+    pred = (feats @ head["weight"].T + head["bias"]).argmax(1)
+    from vision.inference import KINDS
+
+    assert [KINDS[k] for k in pred] == ["1z"] * 6 + ["6z"] * 6
+    # the same examples again add nothing
+    assert T.learn(ts, red, ["1z"] * 6, ColourFeatures())["added"] == 0
+    # near-copies of the red examples labelled otherwise would make the earlier ones read worse: not kept
+    rep = T.learn(ts, _crops((0, 0, 221), 24, rng), ["7z"] * 24, ColourFeatures(), steps=300)
+    assert rep["added"] == 24 and not rep["kept"]
+    assert rep["earlier_after"] < rep["earlier_before"]
+    again = T.TileSet.load("home")
+    assert again.codes.count("7z") == 24         # the examples are kept even when the head is not
+    np.testing.assert_array_equal(again.head["weight"], ts.head["weight"])
+
+
+def test_storage_use_and_remove(tileset_root):
+    ts = T.TileSet(name="club-set", variant="sanma")
+    ts.save()
+    assert T.list_sets() == ["club-set"]
+    assert T.active_name() is None
+    T.use("club-set")
+    assert T.active_name() == "club-set"
+    with pytest.raises(T.TileSetError, match="no tile set named 'other'"):
+        T.use("other")
+    T.remove("club-set")
+    assert T.list_sets() == [] and T.active_name() is None
+    with pytest.raises(T.TileSetError, match="bad tile-set name"):
+        T.check_name("../etc")
+
+
+def test_a_set_reads_only_its_kinds():
+    ts = T.TileSet(name="x", variant="sanma", codes=["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1z",
+                                                      "2z", "3z", "4z"])
+    mask = ts.kind_mask()
+    from vision.inference import KINDS
+
+    assert {KINDS[i] for i in np.nonzero(mask)[0]} == set(ts.codes) | {"bk", "none"}
+
+
+def _layout_photo(tmp_path, variant="sanma", seed=4):
+    import cv2
+
+    from datasets.art import ArtLibrary
+    from datasets.codes import TILE_CODES
+    from datasets.crop_synth import FaceBank, _face_texture, render_layout
+
+    art = ArtLibrary(root=tmp_path / "noart", cache_dir=tmp_path / "artcache")
+    bank = FaceBank.build(per_code=1, bonus_per_code=1, seed=seed, art=art)
+    rng = np.random.default_rng(seed)
+    body = np.array([225.0, 238, 244])
+    rows = [[_face_texture(bank.pick(TILE_CODES.index(c), rng), body, rng) for c in r] for r in T.layout_rows(variant)]
+    img, quads = render_layout(rows, rng, size=(1280, 960))
+    path = tmp_path / "layout.png"
+    cv2.imwrite(str(path), img)
+    return path, img, quads
+
+
+def _cli(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "assistant", *args], capture_output=True, text=True, env=env,
+                          timeout=300)
+
+
+@pytest.mark.skipif(not __import__("vision.inference", fromlist=["x"]).CLASSIFIER_PATH.is_file(),
+                    reason="no shipped models")
+def test_enroll_from_a_layout_photo_end_to_end(tmp_path, tileset_root):
+    import os
+
+    path, img, quads = _layout_photo(tmp_path)
+    env = {**os.environ, "MAHJONG_ASSISTANT_TILESETS": str(tileset_root)}
+    r = _cli("tileset", "enroll", "mine", str(path), "--variant", "sanma", "--json", env=env)
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(r.stdout)
+    assert rep["tiles"] == 29 and rep["kept"] and rep["seconds"] < 60
+    ts = T.TileSet.load("mine")
+    assert sorted(set(ts.codes) - {"none"}) == sorted(c for row in T.layout_rows("sanma") for c in row)
+    r = _cli("detect", str(path), "--json", "--tileset", "mine", "--variant", "sanma", env=env)
+    assert r.returncode == 0, r.stderr
+    codes = {t["code"] for t in json.loads(r.stdout)["tiles"]}
+    assert codes <= set(ts.kinds())
+    # errors: one line, exit 2
+    r = _cli("tileset", "enroll", "mine", str(path), env=env)
+    assert r.returncode == 2 and r.stderr.strip().startswith("error: enroll needs --variant")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"tiles": [{"code": "9x", "corners": [[0,0],[1,0],[1,1],[0,1]]}]}')
+    r = _cli("tileset", "learn", "mine", str(path), str(bad), env=env)
+    assert r.returncode == 2 and "'9x' is not a tile code" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = _cli("detect", str(path), "--tileset", "nosuch", env=env)
+    assert r.returncode == 2 and "no tile set named 'nosuch'" in r.stderr

@@ -1,0 +1,506 @@
+"""Tile sets: the assistant learns the table's own physical set from one layout photo or a few corrections.
+
+Every physical set looks different (fonts, bamboo birds, flower drawings, colours), so a set the models never
+saw is read worse than one like their training data. A *tile set* keeps, per set, example crops of its tiles
+(with their codes; ``none`` marks a box that is no tile) and a kind head adapted to them: the classifier's last
+layer (pooled features -> kinds), retrained in numpy from the shipped head on the examples, several jittered
+views of each (small turns, misfits, light), plus the set's own cloth as "not a tile". Reading with a set
+also reads only the kinds the set has (intersected with the rule system's).
+
+Adapting never makes the set's earlier examples read worse: a new head is kept only when it reads the
+examples held back from its training at least as well as the head before it, and the earlier examples too.
+Stored under ``$MAHJONG_ASSISTANT_TILESETS`` (default ``~/.local/share/mahjong-assistant/tilesets``), one
+folder per set (``set.json``, ``examples.npz``, ``head.npz``); ``active`` names the set in use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from . import geometry as G
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+VIEWS = 12            # jittered views per example when training a head
+MAX_EXAMPLES = 4000   # a set keeps at most this many examples (the oldest corrections go first)
+
+
+class TileSetError(ValueError):
+    """A tile-set request that cannot be done (message says why)."""
+
+
+def root_dir() -> Path:
+    env = os.environ.get("MAHJONG_ASSISTANT_TILESETS")
+    return Path(env) if env else Path.home() / ".local" / "share" / "mahjong-assistant" / "tilesets"
+
+
+def check_name(name: str) -> str:
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise TileSetError(f"bad tile-set name {name!r}: use 1-40 letters, digits, '_', '-' or '.', "
+                           "starting with a letter or digit")
+    return name
+
+
+# --------------------------------------------------------------------------- layouts
+
+
+def layout_rows(variant: str) -> list[list[str]]:
+    """The rows a user lays out for enrollment: one tile of each kind of the rule system's set, a suit per
+    row (red fives after their fives), honours, then bonus tiles and jokers (rows of at most 10)."""
+    from assistant.variants import get_variant
+
+    from .inference import KINDS
+    from .reconstruct import in_set
+
+    v = get_variant(variant)
+    kinds = [k for k in KINDS if k not in ("none", "bk") and in_set(k, v)]
+    groups: dict[str, list[str]] = {}
+    for k in kinds:
+        suit = k[1] if k[0].isdigit() else "x"
+        groups.setdefault(suit, []).append(k)
+    for suit in "mps":
+        if suit in groups:   # red five right after the plain five
+            g = groups[suit]
+            if f"0{suit}" in g:
+                g.remove(f"0{suit}")
+                g.insert(g.index(f"5{suit}") + 1 if f"5{suit}" in g else len(g), f"0{suit}")
+    rows: list[list[str]] = []
+    for suit in ("m", "p", "s", "z", "f", "g", "a", "h", "x"):
+        g = groups.get(suit, [])
+        for i in range(0, len(g), 10):
+            rows.append(g[i:i + 10])
+    # small groups share a row (flowers + seasons, animals + faces + joker)
+    merged: list[list[str]] = []
+    for r in rows:
+        if merged and len(merged[-1]) + len(r) <= 10 and merged[-1][0][-1] in "fgahk" and r[0][-1] in "fgahk":
+            merged[-1] = merged[-1] + r
+        else:
+            merged.append(r)
+    return merged
+
+
+def read_layout_file(path: str | os.PathLike) -> list[list[str]]:
+    """Rows of codes from a text file (one row per line, codes separated by spaces; ``#`` comments) or a JSON
+    list of lists."""
+    from .inference import KINDS
+
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+        rows = [[str(c) for c in r] for r in data]
+    except (json.JSONDecodeError, TypeError):
+        rows = [line.split("#")[0].split() for line in text.splitlines()]
+        rows = [r for r in rows if r]
+    for i, r in enumerate(rows):
+        for c in r:
+            if c not in KINDS or c == "none":
+                raise TileSetError(f"{path}: row {i + 1}: {c!r} is not a tile code")
+    if not rows:
+        raise TileSetError(f"{path}: no rows")
+    return rows
+
+
+def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]]) -> list[tuple[int, str]]:
+    """Match the tiles found in a layout photo to the layout's rows: boxes grouped into rows across the
+    photo's up direction (the rows' direction is the tiles' median orientation), each row read left to right.
+    Returns (tile index, code) pairs; raises TileSetError naming the row whose count differs."""
+    if not tiles:
+        raise TileSetError("no tile found in the photo")
+    corners = np.array([np.asarray(t.corners if hasattr(t, "corners") else t["corners"], float) for t in tiles])
+    scores = np.array([float(getattr(t, "confidence", 1.0) if hasattr(t, "corners") else t.get("confidence", 1.0))
+                       for t in tiles])
+    obb = G.quad_to_obb(corners)
+    # boxes far from the layout's tile size are no tile of it
+    side = np.minimum(obb[:, 2], obb[:, 3])
+    keep = np.nonzero((side > 0.6 * np.median(side)) & (side < 1.6 * np.median(side)))[0]
+    index = keep
+    corners, scores, obb = corners[keep], scores[keep], obb[keep]
+    centres = corners.mean(1)
+    # the rows run along the tiles' "right" direction; a tile's up modulo 180 (a tile upside down is fine)
+    ang = np.radians(obb[:, 4] % 180.0)
+    a = 0.5 * math.atan2(np.median(np.sin(2 * ang)), np.median(np.cos(2 * ang)))
+    right = np.array([math.cos(a), math.sin(a)])
+    down = np.array([-math.sin(a), math.cos(a)])
+    across = centres @ down
+    along = centres @ right
+    height = float(np.median(obb[:, 3]))
+    order = np.argsort(across)
+    groups: list[list[int]] = [[int(order[0])]]
+    for i in order[1:]:
+        if across[i] - np.mean([across[j] for j in groups[-1]]) > 0.6 * height:
+            groups.append([int(i)])
+        else:
+            groups[-1].append(int(i))
+    want = [len(r) for r in rows]
+    # stray boxes (a tile's side, a mark on the cloth) make rows of their own: drop the smallest such rows
+    while len(groups) > len(rows):
+        drop = min(range(len(groups)), key=lambda g: (len(groups[g]), float(np.mean([scores[i] for i in groups[g]]))))
+        groups.pop(drop)
+    for gi, g in enumerate(groups):
+        if gi < len(want) and len(g) > want[gi]:
+            groups[gi] = _regular(g, along, want[gi])
+    got = [len(g) for g in groups]
+    if got != want:
+        raise TileSetError(f"the photo shows {len(groups)} rows of {got} tiles; the layout has {len(rows)} rows of "
+                           f"{want} (lay one tile of each kind in the rows printed, with a gap between rows)")
+    out = []
+    for g, r in zip(groups, rows, strict=True):
+        g = sorted(g, key=lambda i: along[i])
+        out += [(int(index[i]), c) for i, c in zip(g, r, strict=True)]
+    return out
+
+
+def _regular(group: list[int], along: np.ndarray, want: int) -> list[int]:
+    """The ``want`` boxes of a row whose spacing is the most regular (extra boxes dropped one at a time)."""
+    g = sorted(group, key=lambda i: along[i])
+    while len(g) > want:
+        best, best_cost = 0, float("inf")
+        for j in range(len(g)):
+            rest = g[:j] + g[j + 1:]
+            gaps = np.diff([along[i] for i in rest])
+            cost = float(np.std(gaps) / max(np.mean(gaps), 1e-6)) if len(gaps) > 1 else 0.0
+            if cost < best_cost:
+                best, best_cost = j, cost
+        g.pop(best)
+    return g
+
+
+# --------------------------------------------------------------------------- a tile set
+
+
+@dataclass
+class TileSet:
+    name: str
+    variant: str | None = None
+    crops: np.ndarray = field(default_factory=lambda: np.zeros((0, 96, 72, 3), np.uint8))
+    codes: list[str] = field(default_factory=list)
+    added: list[float] = field(default_factory=list)     # when each example was added (unix time)
+    head: dict[str, np.ndarray] | None = None
+    history: list[dict] = field(default_factory=list)
+
+    @property
+    def folder(self) -> Path:
+        return root_dir() / self.name
+
+    def kinds(self) -> list[str]:
+        """The kinds this set has (those with an example), backs and "not a tile" always."""
+        return sorted({c for c in self.codes if c != "none"} | {"bk", "none"})
+
+    def kind_mask(self) -> np.ndarray | None:
+        """[56] bool of the kinds to read, or None when the set has too few kinds to say (fewer than 10)."""
+        from .inference import KINDS, kind_mask
+
+        ks = set(self.kinds())
+        if len(ks) < 12:
+            return None
+        mask = np.array([k in ks for k in KINDS])
+        if self.variant:
+            mask &= kind_mask(self.variant)
+        return mask
+
+    def summary(self) -> dict:
+        counts: dict[str, int] = {}
+        for c in self.codes:
+            counts[c] = counts.get(c, 0) + 1
+        return {"name": self.name, "variant": self.variant, "examples": len(self.codes),
+                "kinds": len([k for k in counts if k != "none"]), "per_kind": counts,
+                "adapted": self.head is not None, "history": self.history[-10:]}
+
+    # -- storage ------------------------------------------------------------------------------------
+    def save(self) -> None:
+        d = self.folder
+        d.mkdir(parents=True, exist_ok=True)
+        tmp = d / "examples.tmp.npz"
+        np.savez_compressed(tmp, crops=self.crops, codes=np.array(self.codes, dtype="U4"),
+                            added=np.array(self.added, np.float64))
+        os.replace(tmp, d / "examples.npz")
+        if self.head is not None:
+            tmp = d / "head.tmp.npz"
+            np.savez(tmp, **self.head)
+            os.replace(tmp, d / "head.npz")
+        tmp = d / "set.json.tmp"
+        tmp.write_text(json.dumps({"name": self.name, "variant": self.variant, "history": self.history[-50:]},
+                                  indent=1), encoding="utf-8")
+        os.replace(tmp, d / "set.json")
+
+    @classmethod
+    def load(cls, name: str) -> TileSet:
+        check_name(name)
+        d = root_dir() / name
+        meta_path = d / "set.json"
+        if not meta_path.is_file():
+            raise TileSetError(f"no tile set named {name!r} (see `mahjong-assistant tileset list`)")
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            ts = cls(name=name, variant=meta.get("variant"), history=list(meta.get("history", [])))
+            if (d / "examples.npz").is_file():
+                with np.load(d / "examples.npz") as z:
+                    ts.crops = z["crops"]
+                    ts.codes = [str(c) for c in z["codes"]]
+                    ts.added = [float(t) for t in z["added"]] if "added" in z.files else [0.0] * len(ts.codes)
+            if (d / "head.npz").is_file():
+                with np.load(d / "head.npz") as z:
+                    ts.head = {k: z[k] for k in z.files}
+        except (OSError, ValueError, KeyError) as exc:
+            raise TileSetError(f"tile set {name!r} cannot be read ({exc})") from None
+        return ts
+
+    def head_for(self, shipped: dict[str, np.ndarray]) -> dict[str, np.ndarray] | None:
+        """The adapted head if it was trained on top of ``shipped`` (the current classifier), else None."""
+        from .finetune import head_fingerprint
+
+        if self.head is None or "base" not in self.head:
+            return None
+        if str(self.head["base"]) != head_fingerprint(shipped) or self.head["weight"].shape != shipped["weight"].shape:
+            return None
+        return {"weight": self.head["weight"].astype(np.float32), "bias": self.head["bias"].astype(np.float32)}
+
+
+def list_sets() -> list[str]:
+    d = root_dir()
+    if not d.is_dir():
+        return []
+    return sorted(p.name for p in d.iterdir() if (p / "set.json").is_file())
+
+
+def active_name() -> str | None:
+    p = root_dir() / "active"
+    try:
+        name = p.read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return name if name and (root_dir() / name / "set.json").is_file() else None
+
+
+def use(name: str | None) -> None:
+    """Make ``name`` the set in use (None: none)."""
+    d = root_dir()
+    if name is None:
+        try:
+            (d / "active").unlink()
+        except FileNotFoundError:
+            pass
+        return
+    TileSet.load(name)
+    d.mkdir(parents=True, exist_ok=True)
+    tmp = d / "active.tmp"
+    tmp.write_text(name + "\n", encoding="utf-8")
+    os.replace(tmp, d / "active")
+
+
+def remove(name: str) -> None:
+    import shutil
+
+    ts = TileSet.load(name)
+    if active_name() == name:
+        use(None)
+    shutil.rmtree(ts.folder)
+
+
+# --------------------------------------------------------------------------- learning
+
+
+def views(crops: np.ndarray, rng: np.random.Generator, n: int = VIEWS) -> np.ndarray:
+    """``n`` jittered views of each upright crop (the first is the crop itself): turned up to 12 degrees,
+    shifted and scaled a little (a misfitted box), lighter or darker, upside down half of the time (the
+    detector knows up only modulo 180)."""
+    import cv2
+
+    h, w = crops.shape[1:3]
+    out = np.empty((len(crops) * n, h, w, 3), np.uint8)
+    k = 0
+    for c in crops:
+        for j in range(n):
+            if j == 0:
+                out[k] = c
+            else:
+                a = rng.uniform(-12, 12)
+                s = math.exp(rng.normal(0, 0.07))
+                M = cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), a, s)
+                M[:, 2] += rng.normal(0, 0.05, 2) * [w, h]
+                v = cv2.warpAffine(c, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                v = np.clip(v.astype(np.float32) * rng.uniform(0.75, 1.2) + rng.uniform(-20, 20), 0, 255)
+                out[k] = v.astype(np.uint8)
+                if rng.random() < 0.5:
+                    out[k] = out[k][::-1, ::-1]
+            k += 1
+    return out
+
+
+def _fingerprint(crop: np.ndarray) -> str:
+    return hashlib.sha1(np.ascontiguousarray(crop).tobytes()).hexdigest()
+
+
+def _accuracy(head: dict[str, np.ndarray], feats: np.ndarray, labels: np.ndarray, mask: np.ndarray | None) -> float:
+    if not len(labels):
+        return float("nan")
+    logits = feats @ head["weight"].T + head["bias"]
+    if mask is not None:
+        logits = np.where(mask[None], logits, -1e9)
+    return float(np.mean(logits.argmax(1) == labels))
+
+
+def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, source: str = "photo",
+          holdout: float = 0.25, seed: int = 0, steps: int = 200) -> dict:
+    """Add examples to ``ts`` and adapt its head (see the module's doc). Returns a report: examples added,
+    held-back accuracy before/after, whether the new head was kept, seconds taken. Saves the set."""
+    from .finetune import head_fingerprint, shipped_head, train_head
+    from .inference import KINDS
+
+    t0 = time.perf_counter()
+    crops = np.asarray(crops, np.uint8).reshape(-1, 96, 72, 3)
+    codes = list(codes)
+    if len(codes) != len(crops):
+        raise TileSetError(f"{len(crops)} crops but {len(codes)} codes")
+    for c in codes:
+        if c not in KINDS:
+            raise TileSetError(f"{c!r} is not a tile code")
+    known = {_fingerprint(c) for c in ts.crops}
+    new = [i for i, c in enumerate(crops) if _fingerprint(c) not in known]
+    crops, codes = crops[new], [codes[i] for i in new]
+    old_n = len(ts.codes)
+    if len(crops):
+        ts.crops = np.concatenate([ts.crops.reshape(-1, 96, 72, 3), crops]) if old_n else crops
+        ts.codes = ts.codes + codes
+        ts.added = ts.added + [time.time()] * len(codes)
+    if len(ts.codes) > MAX_EXAMPLES:
+        drop = len(ts.codes) - MAX_EXAMPLES
+        ts.crops, ts.codes, ts.added = ts.crops[drop:], ts.codes[drop:], ts.added[drop:]
+        old_n = max(0, old_n - drop)
+    shipped = shipped_head()
+    current = ts.head_for(shipped) or shipped
+    labels = np.array([KINDS.index(c) for c in ts.codes], np.int64)
+    rng = np.random.default_rng(seed)
+    mask = ts.kind_mask()
+    report = {"set": ts.name, "source": source, "added": len(codes), "examples": len(ts.codes)}
+    if len(ts.codes) < 2:
+        ts.save()
+        return {**report, "kept": False, "reason": "too few examples to adapt yet", "seconds": time.perf_counter() - t0}
+    # held back: a share of the new examples (at least one when there are several)
+    new_idx = np.arange(old_n, len(ts.codes))
+    n_hold = int(round(holdout * len(new_idx))) if len(new_idx) >= 4 else 0
+    hold = rng.permutation(new_idx)[:n_hold]
+    train_idx = np.setdiff1d(np.arange(len(ts.codes)), hold)
+    feats_plain = recognizer.features(ts.crops)
+
+    def fit(idx: np.ndarray) -> dict[str, np.ndarray]:
+        v = views(ts.crops[idx], rng)
+        f = recognizer.features(v)
+        y = np.repeat(labels[idx], VIEWS)
+        return train_head(f, y, current, steps=steps)
+
+    before_hold = _accuracy(current, feats_plain[hold], labels[hold], mask)
+    before_old = _accuracy(current, feats_plain[:old_n], labels[:old_n], mask)
+    head = fit(train_idx)
+    after_hold = _accuracy(head, feats_plain[hold], labels[hold], mask)
+    after_old = _accuracy(head, feats_plain[:old_n], labels[:old_n], mask)
+    ok = (not len(hold) or after_hold >= before_hold) and (not old_n or after_old >= before_old)
+    if ok and len(hold):
+        head = fit(np.arange(len(ts.codes)))   # the check passed: train on everything
+        after_all_old = _accuracy(head, feats_plain[:old_n], labels[:old_n], mask)
+        ok = not old_n or after_all_old >= before_old
+    report.update(held_back=int(len(hold)), accuracy_before=before_hold, accuracy_after=after_hold,
+                  earlier_before=before_old, earlier_after=after_old, kept=bool(ok))
+    if ok:
+        ts.head = {**head, "base": np.array(head_fingerprint(shipped))}
+    ts.history.append({"time": round(time.time()), "source": source, "added": len(codes), "kept": bool(ok),
+                       "held_back": int(len(hold)),
+                       "accuracy_before": None if math.isnan(before_hold) else round(before_hold, 4),
+                       "accuracy_after": None if math.isnan(after_hold) else round(after_hold, 4)})
+    ts.save()
+    report["seconds"] = time.perf_counter() - t0
+    return report
+
+
+def none_boxes(image: np.ndarray, quads: np.ndarray, rng: np.random.Generator, n: int = 24) -> np.ndarray:
+    """Boxes of the photo's own surface, away from every tile (the table's cloth as "not a tile")."""
+    if not len(quads):
+        return np.zeros((0, 5))
+    obb = G.quad_to_obb(np.asarray(quads, float))
+    size = np.median(obb[:, 2:4], axis=0)
+    h, w = image.shape[:2]
+    out = []
+    for _ in range(n * 20):
+        c = rng.uniform([0, 0], [w, h])
+        if np.min(np.linalg.norm(obb[:, :2] - c, axis=1)) > 1.2 * float(size.max()):
+            out.append([c[0], c[1], size[0], size[1], float(np.median(obb[:, 4]) % 180)])
+            if len(out) >= n:
+                break
+    return np.array(out).reshape(-1, 5)
+
+
+def enroll(name: str, image: np.ndarray, recognizer, variant: str | None = None,
+           rows: Sequence[Sequence[str]] | None = None, seed: int = 0) -> dict:
+    """Learn a set from one photo of its tiles laid out in ``rows`` (default :func:`layout_rows`)."""
+    check_name(name)
+    if rows is None:
+        if variant is None:
+            raise TileSetError("enrolling needs the rule system (--variant) or a layout (--layout)")
+        rows = layout_rows(variant)
+    result = recognizer.recognize(image, variant=None, keep_none=False)
+    tiles = [t for t in result.tiles if t.face_up]
+    pairs = assign_rows(tiles, rows)
+    quads = np.array([tiles[i].corners for i, _ in pairs])
+    obb = G.quad_to_obb(quads)
+    obb[:, 4] = obb[:, 4] % 360.0
+    crops = G.warp_crops(image, obb, G.CROP_SIZE)
+    codes = [c for _, c in pairs]
+    cloth = none_boxes(image, quads, np.random.default_rng(seed))
+    if len(cloth):
+        crops = np.concatenate([crops, G.warp_crops(image, cloth, G.CROP_SIZE)])
+        codes += ["none"] * len(cloth)
+    try:
+        ts = TileSet.load(name)
+    except TileSetError:
+        ts = TileSet(name=name, variant=variant)
+    if variant:
+        ts.variant = variant
+    read = {i: t.code for i, t in enumerate(tiles)}
+    misread = sum(1 for i, c in pairs if read[i] != c)
+    report = learn(ts, crops, codes, recognizer, source="layout photo", seed=seed, holdout=0.0)
+    return {**report, "tiles": len(pairs), "read_wrong_before": misread}
+
+
+def learn_from_json(name: str, image: np.ndarray, tiles_json: dict | list, recognizer, variant: str | None = None,
+                    seed: int = 0) -> dict:
+    """Learn from any photo whose tiles are given as ``detect --json`` prints them (codes corrected by the
+    user; a tile whose code is ``none`` marks a box that is no tile)."""
+    from .inference import KINDS
+
+    check_name(name)
+    items = tiles_json.get("tiles") if isinstance(tiles_json, dict) else tiles_json
+    if not isinstance(items, list) or not items:
+        raise TileSetError("the tiles file has no 'tiles' list")
+    quads, codes = [], []
+    for i, t in enumerate(items):
+        if not isinstance(t, dict) or "code" not in t or "corners" not in t:
+            raise TileSetError(f"tile {i}: needs 'code' and 'corners' (as `detect --json` prints)")
+        code = t["code"]
+        if code not in KINDS:
+            raise TileSetError(f"tile {i}: {code!r} is not a tile code (or 'none')")
+        try:
+            q = np.asarray(t["corners"], float).reshape(4, 2)
+        except (TypeError, ValueError):
+            raise TileSetError(f"tile {i}: corners must be four [x, y] points") from None
+        if not np.isfinite(q).all():
+            raise TileSetError(f"tile {i}: corners must be numbers")
+        quads.append(q)
+        codes.append(code)
+    obb = G.quad_to_obb(np.array(quads))
+    crops = G.warp_crops(image, obb, G.CROP_SIZE)
+    try:
+        ts = TileSet.load(name)
+    except TileSetError:
+        ts = TileSet(name=name, variant=variant)
+    if variant:
+        ts.variant = variant
+    return learn(ts, crops, codes, recognizer, source="corrected photo", seed=seed)
