@@ -50,7 +50,7 @@ def test_assign_rows_reads_rows_left_to_right_and_drops_strays():
 def test_assign_rows_names_the_mismatch():
     rows = [["1m", "9m"], ["1p", "2p", "3p"]]
     tiles = [_tile(100 + 34 * i, 200) for i in range(2)] + [_tile(100 + 34 * i, 100) for i in range(2)]
-    with pytest.raises(T.TileSetError, match=r"2 rows of \[2, 2\] tiles; the layout has 2 rows of \[2, 3\]"):
+    with pytest.raises(T.TileSetError, match=r"rows of \[2, 2\] tiles; the layout has 2 rows of \[2, 3\]"):
         T.assign_rows(tiles, rows)
 
 

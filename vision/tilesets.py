@@ -110,52 +110,60 @@ def read_layout_file(path: str | os.PathLike) -> list[list[str]]:
 
 
 def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]]) -> list[tuple[int, str]]:
-    """Match the tiles found in a layout photo to the layout's rows: boxes grouped into rows across the
-    photo's up direction (the rows' direction is the tiles' median orientation), each row read left to right.
-    Returns (tile index, code) pairs; raises TileSetError naming the row whose count differs."""
+    """Match the tiles found in a layout photo to the layout's rows: boxes of the layout's size that stand in a
+    row beside a neighbour are grouped into rows across the rows' direction (the tiles' median orientation),
+    the block of consecutive rows whose counts fit the layout is taken (stray boxes astride two tiles dropped),
+    and each row is read left to right. Returns (tile index, code) pairs; raises TileSetError saying what the
+    photo shows when no block fits."""
     if not tiles:
         raise TileSetError("no tile found in the photo")
     corners = np.array([np.asarray(t.corners if hasattr(t, "corners") else t["corners"], float) for t in tiles])
     scores = np.array([float(getattr(t, "confidence", 1.0) if hasattr(t, "corners") else t.get("confidence", 1.0))
                        for t in tiles])
     obb = G.quad_to_obb(corners)
-    # boxes far from the layout's tile size are no tile of it
-    side = np.minimum(obb[:, 2], obb[:, 3])
-    keep = np.nonzero((side > 0.6 * np.median(side)) & (side < 1.6 * np.median(side)))[0]
-    index = keep
-    corners, scores, obb = corners[keep], scores[keep], obb[keep]
-    centres = corners.mean(1)
-    # the rows run along the tiles' "right" direction; a tile's up modulo 180 (a tile upside down is fine)
     ang = np.radians(obb[:, 4] % 180.0)
     a = 0.5 * math.atan2(np.median(np.sin(2 * ang)), np.median(np.cos(2 * ang)))
     right = np.array([math.cos(a), math.sin(a)])
     down = np.array([-math.sin(a), math.cos(a)])
-    across = centres @ down
-    along = centres @ right
-    height = float(np.median(obb[:, 3]))
-    order = np.argsort(across)
+    centres = corners.mean(1)
+    along, across = centres @ right, centres @ down
+    width, height = np.maximum(obb[:, 2], 1.0), np.maximum(obb[:, 3], 1.0)
+    # a layout tile has a neighbour of about its size about one tile width away along the row
+    d_along = np.abs(along[:, None] - along[None, :])
+    d_across = np.abs(across[:, None] - across[None, :])
+    similar = (width[None, :] > 0.7 * width[:, None]) & (width[None, :] < 1.4 * width[:, None])
+    beside = (d_along > 0.7 * width[:, None]) & (d_along < 1.6 * width[:, None]) & \
+        (d_across < 0.3 * height[:, None]) & similar
+    index = np.nonzero(beside.any(1))[0]
+    if not len(index):
+        raise TileSetError("no row of tiles found in the photo (lay the tiles side by side, a finger's gap "
+                           "between rows)")
+    h_med = float(np.median(height[index]))
+    order = index[np.argsort(across[index])]
     groups: list[list[int]] = [[int(order[0])]]
     for i in order[1:]:
-        if across[i] - np.mean([across[j] for j in groups[-1]]) > 0.6 * height:
+        if across[i] - np.mean([across[j] for j in groups[-1]]) > 0.6 * h_med:
             groups.append([int(i)])
         else:
             groups[-1].append(int(i))
     want = [len(r) for r in rows]
-    # stray boxes (a tile's side, a mark on the cloth) make rows of their own: drop the smallest such rows
-    while len(groups) > len(rows):
-        drop = min(range(len(groups)), key=lambda g: (len(groups[g]), float(np.mean([scores[i] for i in groups[g]]))))
-        groups.pop(drop)
-    for gi, g in enumerate(groups):
-        if gi < len(want) and len(g) > want[gi]:
-            groups[gi] = _regular(g, along, want[gi])
-    got = [len(g) for g in groups]
-    if got != want:
-        raise TileSetError(f"the photo shows {len(groups)} rows of {got} tiles; the layout has {len(rows)} rows of "
-                           f"{want} (lay one tile of each kind in the rows printed, with a gap between rows)")
+    best, best_key = None, None
+    for start in range(0, max(1, len(groups) - len(rows) + 1)):
+        block = groups[start:start + len(rows)]
+        if len(block) < len(rows):
+            break
+        block = [_regular(g, along, w) if len(g) > w else sorted(g, key=lambda i: along[i])
+                 for g, w in zip(block, want, strict=True)]
+        miss = sum(abs(len(g) - w) for g, w in zip(block, want, strict=True))
+        key = (miss, -float(np.mean([scores[i] for g in block for i in g])))
+        if best_key is None or key < best_key:
+            best, best_key = block, key
+    if best is None or best_key[0] != 0:
+        raise TileSetError(f"the photo shows rows of {[len(g) for g in groups]} tiles; the layout has {len(rows)} "
+                           f"rows of {want} (lay one tile of each kind in the rows printed, with a gap between rows)")
     out = []
-    for g, r in zip(groups, rows, strict=True):
-        g = sorted(g, key=lambda i: along[i])
-        out += [(int(index[i]), c) for i, c in zip(g, r, strict=True)]
+    for g, r in zip(best, rows, strict=True):
+        out += [(int(i), c) for i, c in zip(g, r, strict=True)]
     return out
 
 
@@ -383,6 +391,8 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
     mask = ts.kind_mask()
     report = {"set": ts.name, "source": source, "added": len(codes), "examples": len(ts.codes)}
     if len(ts.codes) < 2:
+        ts.history.append({"time": round(time.time()), "source": source, "added": len(codes), "kept": False,
+                           "held_back": 0, "accuracy_before": None, "accuracy_after": None})
         ts.save()
         return {**report, "kept": False, "reason": "too few examples to adapt yet", "seconds": time.perf_counter() - t0}
     # held back: a share of the new examples (at least one when there are several)

@@ -96,16 +96,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     install_token_check(app)
 
-    from . import analysis, calibration, live, match, tiles, upload
+    from . import analysis, calibration, live, match, tiles, tilesets, upload
     from . import settings as settings_bp
 
-    for bp in (live.bp, analysis.bp, match.bp, settings_bp.bp, calibration.bp, upload.bp, tiles.bp):
+    for bp in (live.bp, analysis.bp, match.bp, settings_bp.bp, calibration.bp, upload.bp, tiles.bp, tilesets.bp):
         app.register_blueprint(bp)
 
     @app.context_processor
     def _nav() -> dict[str, Any]:
         return {"nav": [("live.page", "Live"), ("match.page", "Score sheet"), ("upload.page", "Photo / hand"),
-                        ("settings.page", "Settings"), ("calibration.page", "Calibration")]}
+                        ("settings.page", "Settings"), ("calibration.page", "Calibration"),
+                        ("tilesets.page", "Your tiles")]}
 
     return app
 

@@ -17,7 +17,8 @@ DEFAULT_PORT = 8765
 
 
 def make_feed(source: str | None, fps: float = 10.0, analyze: Any = None, *, variant: str = "sanma",
-              calibration_dir: str | None = None, recognize: bool = True, quiet: bool = True):
+              calibration_dir: str | None = None, recognize: bool = True, quiet: bool = True,
+              tileset: str | None = None):
     """The demo (no source, ``demo`` or ``demo-film``: the demo film read by the models; the scripted demo when
     they do not load), the scripted demo (``demo-script``) or a camera feed for a camera index, video, image
     folder or URL.
@@ -36,17 +37,22 @@ def make_feed(source: str | None, fps: float = 10.0, analyze: Any = None, *, var
                 print(f"mahjong-assistant: {e}; playing the scripted demo instead", file=sys.stderr, flush=True)
             return ScriptedDemoFeed(fps=fps)
     if analyze is None and recognize:
-        analyze = live_analyzer(str(source), variant, calibration_dir, quiet=quiet)
+        analyze = live_analyzer(str(source), variant, calibration_dir, quiet=quiet, tileset=tileset)
     return CameraFeed(source, analyze, fps=fps)
 
 
 def live_analyzer(camera_id: str, variant: str = "sanma", calibration_dir: str | None = None, *,
-                  quiet: bool = True):
-    """A background :class:`vision.live.LiveAnalyzer`, or None (with a message) when the models do not load."""
+                  quiet: bool = True, tileset: str | None = None):
+    """A background :class:`vision.live.LiveAnalyzer`, or None (with a message) when the models do not load.
+    ``tileset``: the enrolled tile set to read with (default: the one chosen with ``tileset use``; 'none')."""
     try:
+        from vision.inference import TileRecognizer
         from vision.live import LiveAnalyzer
+        from vision.tileset_cli import chosen_tileset
 
-        return LiveAnalyzer(variant, camera_id=camera_id, calibration_dir=calibration_dir, background=True)
+        rec = TileRecognizer(tileset=chosen_tileset(tileset))
+        return LiveAnalyzer(variant, camera_id=camera_id, calibration_dir=calibration_dir, background=True,
+                            recognizer=rec)
     except Exception as e:  # noqa: BLE001 - missing model files, onnxruntime not installed, a broken model
         if not quiet:
             print(f"mahjong-assistant: recognition models not available ({type(e).__name__}: {e}); "
@@ -55,7 +61,8 @@ def live_analyzer(camera_id: str, variant: str = "sanma", calibration_dir: str |
 
 
 def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-          *, config: dict[str, Any] | None = None, token: str | None = None, quiet: bool = False) -> int:
+          *, config: dict[str, Any] | None = None, token: str | None = None, quiet: bool = False,
+          tileset: str | None = None) -> int:
     """Run the web app until interrupted. Any host but 127.0.0.1/localhost needs the access token the
     server generates here (or ``token``) and prints with the URL."""
     import os
@@ -72,7 +79,7 @@ def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.
         cfg["ACCESS_TOKEN"] = token or cfg.get("ACCESS_TOKEN") or new_token()
     if "FEED" not in cfg:
         cal_dir = cfg.get("CALIBRATION_DIR") or str(data / "calibration")
-        cfg["FEED"] = make_feed(source, variant=variant, calibration_dir=cal_dir, quiet=quiet)
+        cfg["FEED"] = make_feed(source, variant=variant, calibration_dir=cal_dir, quiet=quiet, tileset=tileset)
     app = create_app(cfg)
     hub = app.extensions["hub"].start()
     try:
@@ -106,7 +113,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from assistant.variants import get_variant
 
     get_variant(args.variant)  # ValueError -> the CLI's "error: unknown rule system ..."
-    return serve(args.source, args.variant, args.host, args.port)
+    if args.tileset not in (None, "none"):
+        from vision.tilesets import TileSet, TileSetError
+
+        try:
+            TileSet.load(args.tileset)
+        except TileSetError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    return serve(args.source, args.variant, args.host, args.port, tileset=args.tileset)
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -123,6 +138,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; any other needs the printed access token)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--tileset", metavar="NAME", help="read the camera with this enrolled tile set (default: the one "
+                   "chosen with `tileset use` or on the page; 'none' for none)")
     p.set_defaults(func=cmd_serve)
     return p
 

@@ -272,6 +272,10 @@ class TableFeed:
             self._variant, self._options = variant, dict(options or {})
         self._refresh()
 
+    def recognizer(self) -> Any:
+        """The tile recogniser reading this feed (a tile set can be put on it), or None (the demos)."""
+        return None
+
     def tile_crop(self, tile_id: str) -> np.ndarray | None:
         """An upright BGR crop of a tile in the current frame (stored with a correction), or None."""
         snap = self.snapshot()
@@ -572,6 +576,9 @@ class CameraFeed(TableFeed):
             st["stages_ms"] = {k[:-3]: v for k, v in timing.items() if k.endswith("_ms") and k != "total_ms"}
         return st
 
+    def recognizer(self) -> Any:
+        return getattr(self.analyze, "recognizer", None)
+
     def configure(self, variant: str, options: dict[str, Any] | None = None, me: int | None = None) -> None:
         if self.analyze is not None and hasattr(self.analyze, "variant"):
             self.analyze.variant = variant  # the analyser rebuilds the table with the table's rule system
@@ -719,6 +726,9 @@ class FilmDemoFeed(CameraFeed):
         if self._last_image is not None and (version != self._seen_version or self._snapshot.get("step") != self._step):
             self._seen_version = version
             self._refresh()
+
+    def recognizer(self) -> Any:
+        return None   # the demo film is read with the shipped models only (its tiles are no user's set)
 
     def configure(self, variant: str, options: dict[str, Any] | None = None, me: int | None = None) -> None:
         # the film's rule system and seating are known: the settings apply to typed hands, photos and cameras

@@ -133,7 +133,10 @@ def correct():
               "camera": snap.get("camera"), "frame": snap.get("frame"), "step": snap.get("step"),
               "corners": tile.get("corners"), "zone": tile.get("zone"), "seat": tile.get("seat")}
     stored = current_app.extensions["corrections"].add(record, crop)
-    return jsonify({"ok": True, "tile": tile, "stored": stored, "version": feed.version})
+    from .tilesets import teach_correction
+
+    teaching = teach_correction(feed, feed.frame_image(), tile.get("corners"), code)
+    return jsonify({"ok": True, "tile": tile, "stored": stored, "version": feed.version, "teaching": teaching})
 
 
 def snap_conf(snap: dict, tile_id: str) -> float | None:

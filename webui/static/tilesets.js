@@ -1,0 +1,68 @@
+// Your tiles: the layout to photograph, enrolling a set, choosing the set the camera reads with.
+"use strict";
+
+const variantSel = document.getElementById("enroll-variant");
+
+function pct(x) { return x === null || x === undefined || Number.isNaN(x) ? "–" : `${Math.round(100 * x)} %`; }
+
+async function load() {
+  const r = await api(`/api/tilesets?variant=${encodeURIComponent(variantSel.value)}`);
+  const layout = clear(document.getElementById("layout"));
+  r.layout.forEach((row, i) => {
+    layout.append(el("div", { class: "layout-row" }, el("span", { class: "muted", text: `row ${i + 1}` }),
+      row.map((c) => tileImg(c))));
+  });
+  const list = clear(document.getElementById("sets"));
+  document.getElementById("sets-note").textContent = r.sets.length ? (r.reads_tiles ? "" :
+    "The demo table is read with the built-in models; your set applies to a camera (serve --source).") :
+    "No set yet: enroll one above.";
+  for (const s of r.sets) {
+    const active = s.name === r.active;
+    const last = s.history.length ? s.history[s.history.length - 1] : null;
+    list.append(el("li", {},
+      el("strong", { text: s.name }), ` — ${s.examples} examples of ${s.kinds} kinds` + (s.variant ? `, ${s.variant}` : ""),
+      last ? el("span", { class: "muted", text: ` (last: ${last.source}, +${last.added})` }) : null, " ",
+      active ? el("span", { class: "badge", text: "in use" }) :
+        el("button", { type: "button", class: "secondary", onclick: () => choose(s.name), text: `Use ${s.name}` })));
+  }
+  if (r.active) list.append(el("li", {}, el("button", { type: "button", class: "secondary", onclick: () => choose(null),
+    text: "Use no set" })));
+  if (r.last_lesson && !r.last_lesson.error) {
+    list.append(el("li", { class: "muted", text: `Last correction taught ${r.last_lesson.set}: ` +
+      (r.last_lesson.kept ? "adapted." : "kept as an example (the set did not read better yet).") }));
+  }
+}
+
+async function choose(name) {
+  try {
+    const r = await api("/api/tilesets/active", { method: "POST", json: { name } });
+    toast(name ? `Reading with ${name}` : "Reading with the built-in models");
+    await load();
+    return r;
+  } catch (e) { toast(e.message); }
+}
+
+document.getElementById("enroll-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const box = clear(document.getElementById("enroll-result"));
+  const file = document.getElementById("enroll-photo").files[0];
+  if (!file) return;
+  const form = new FormData();
+  form.append("name", document.getElementById("enroll-name").value.trim());
+  form.append("variant", variantSel.value);
+  form.append("image", file);
+  box.append(el("p", { class: "muted", text: "Learning your set…" }));
+  const btn = document.getElementById("enroll-go");
+  btn.disabled = true;
+  try {
+    const r = await api("/api/tilesets/enroll", { method: "POST", body: form });
+    clear(box).append(el("p", { class: "success", text: `Learnt ${r.set} from ${r.tiles} tiles in ${r.seconds.toFixed(1)} s. ` +
+      `The built-in models read ${r.read_wrong_before} of them wrong before; the camera now reads with your set.` }));
+    await load();
+  } catch (e) {
+    clear(box).append(el("p", { class: "error", text: e.message }));
+  } finally { btn.disabled = false; }
+});
+
+variantSel.addEventListener("change", () => load().catch((e) => toast(e.message)));
+api("/api/settings").then((r) => { variantSel.value = r.settings.variant; }).catch(() => {}).finally(() => load().catch((e) => toast(e.message)));
