@@ -592,9 +592,11 @@ class CropSynth:
 
 
 def place_face(picture: np.ndarray, rng: np.random.Generator, turn: float = 30.0,
-               iou: tuple[float, float] = (0.6, 0.9), backgrounds: Sequence[np.ndarray] = ()) -> np.ndarray:
+               iou: tuple[float, float] = (0.6, 0.9), backgrounds: Sequence[np.ndarray] = (),
+               return_box: bool = False):
     """A face picture (BGR, e.g. a real tight crop) laid on a varied surface, turned up to ``turn`` degrees,
-    cut by a box misfitted to an IoU in ``iou`` with the face, through the inference crop path; upright crop."""
+    cut by a box misfitted to an IoU in ``iou`` with the face, through the inference crop path; upright crop
+    (or, ``return_box``, the image and the box [5] to cut it with)."""
     from vision.geometry import obb_to_quad, quad_iou
 
     face = cv2.resize(picture, INK_SIZE, interpolation=cv2.INTER_AREA)
@@ -631,7 +633,9 @@ def place_face(picture: np.ndarray, rng: np.random.Generator, turn: float = 30.0
             best, best_gap = o, gap
         if gap < 0.02:
             break
-    best[4] %= 180.0 if (true[4] % 360) < 180 else 360.0
+    best[4] %= 180.0
+    if return_box:
+        return img, best
     return warp_crops(img, best[None], CROP_SIZE, 0.0)[0]
 
 
@@ -685,3 +689,35 @@ def render_layout(rows: Sequence[Sequence[np.ndarray]], rng: np.random.Generator
     img = _camera(img, rng)
     out = [[cv2.perspectiveTransform(q[None], H)[0] for q in qrow] for qrow in quads]
     return img, out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m datasets.crop_synth --out bank.npz --count N [--held-out] [--preview grid.png]``: a fixed
+    bank of made crops (x, y, kinds), e.g. the int8 calibration set of ``models.quantize``."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m datasets.crop_synth", description=main.__doc__)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--count", type=int, default=1024)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--held-out", action="store_true", help="faces in the held-out styles only")
+    ap.add_argument("--preview", help="also write a grid of the first 80 crops, labelled, to this PNG")
+    args = ap.parse_args(argv)
+    bank = FaceBank.cached(held_out=True, per_code=12, bonus_per_code=30) if args.held_out else FaceBank.cached()
+    x, y, _, _ = CropSynth(bank).batch(args.count, np.random.default_rng([args.seed, 99]))
+    np.savez(args.out, x=x, y=y.astype(np.int16), kinds=np.array(KINDS))
+    if args.preview:
+        tiles = []
+        for i in range(min(80, len(x))):
+            im = cv2.resize(x[i], (108, 144))
+            cv2.putText(im, KINDS[y[i]], (2, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 255), 1)
+            tiles.append(im)
+        while len(tiles) % 10:
+            tiles.append(np.zeros_like(tiles[0]))
+        cv2.imwrite(args.preview, np.vstack([np.hstack(tiles[i:i + 10]) for i in range(0, len(tiles), 10)]))
+    print(f"wrote {args.out}: {len(y)} crops")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -65,18 +65,9 @@ def load_image(path: str | os.PathLike) -> np.ndarray:
 
 
 def declared_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) an encoded image declares in its header, without decoding it (None if unknown)."""
-    try:
-        import io
-
-        from PIL import Image
-
-        with Image.open(io.BytesIO(data)) as im:
-            return int(im.width), int(im.height)
-    except ImportError:
-        pass
-    except Exception:  # noqa: BLE001 - not readable by Pillow: let OpenCV decide
-        return None
+    """(width, height) an encoded image declares in its header, without decoding it (None if unknown).
+    PNG and JPEG headers are read here; other formats through Pillow when it is installed (an image Pillow
+    itself calls a decompression bomb raises ImageError)."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     if data[:2] == b"\xff\xd8":  # JPEG: walk the segments to a start-of-frame marker
@@ -88,7 +79,20 @@ def declared_size(data: bytes) -> tuple[int, int] | None:
             if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
                 return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
             i += 2 + seg
-    return None
+        return None
+    try:
+        import io
+
+        from PIL import Image
+    except ImportError:
+        return None
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            return int(im.width), int(im.height)
+    except Image.DecompressionBombError:
+        raise ImageError(f"image too large (over {MAX_PIXELS // 1_000_000} MP)") from None
+    except Exception:  # noqa: BLE001 - not readable by Pillow: let OpenCV decide
+        return None
 
 
 def decode_image(data: bytes, name: str = "image") -> np.ndarray:
@@ -182,7 +186,7 @@ class TileRecognizer:
     def __init__(self, detector: str | os.PathLike = DETECTOR_PATH, classifier: str | os.PathLike = CLASSIFIER_PATH,
                  threads: int = 2, det_threshold: float = 0.3, nms_iou: float = 0.3, min_confidence: float = 0.0,
                  scales: tuple[int, ...] = DETECT_SCALES, head: object = "auto", auto_scale: bool = False,
-                 fill_rows: bool = True, tileset=None):
+                 fill_rows: bool = True, tileset=None, turns: bool = True):
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
         self.cls_path = str(classifier)
@@ -201,6 +205,7 @@ class TileRecognizer:
         self.scales = tuple(scales)
         self.auto_scale = auto_scale
         self.fill_rows = fill_rows   # complete rows (vision.rows) and read unsure tiles again turned
+        self.turns = turns           # read unsure boxes again a few degrees turned (read_boxes)
         self._auto: dict[tuple[int, int], tuple[int, ...]] = {}   # frame size -> the scales chosen for it
         self.det_threshold = det_threshold
         self.nms_iou = nms_iou
@@ -361,6 +366,26 @@ class TileRecognizer:
             mask = self._set_mask if mask is None else (mask & self._set_mask)
         return mask
 
+    def read_boxes(self, image: np.ndarray, obb: np.ndarray, variant: str | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """Classify the oriented boxes ``obb`` [N, 5] of ``image``; a box read without confidence (a tile kind
+        below ``TURN_READ``) is read again turned a few degrees either way (``TURNS``) and the surest reading
+        is kept (a box a little off the tile's axis)."""
+        probs, flip = self.classify(G.warp_crops(image, obb, G.CROP_SIZE), variant)
+        if not self.turns or not len(probs):
+            return probs, flip
+        unsure = np.nonzero((probs.argmax(1) != NONE_INDEX) & (probs.max(1) < TURN_READ))[0]
+        if not len(unsure):
+            return probs, flip
+        turned = np.concatenate([obb[unsure] + [0, 0, 0, 0, d] for d in TURNS])
+        p2, f2 = self.classify(G.warp_crops(image, turned, G.CROP_SIZE), variant)
+        probs, flip = probs.copy(), flip.copy()
+        for j, d in enumerate(TURNS):
+            pj, fj = p2[j * len(unsure):(j + 1) * len(unsure)], f2[j * len(unsure):(j + 1) * len(unsure)]
+            better = (pj.argmax(1) != NONE_INDEX) & (pj.max(1) > probs[unsure].max(1))
+            probs[unsure[better]], flip[unsure[better]] = pj[better], fj[better]
+        return probs, flip
+
     def features(self, crops: np.ndarray) -> np.ndarray:
         """The classifier's pooled features of upright crops [N, 96, 72, 3] (what finetuning trains on)."""
         if not self._has_features:
@@ -408,8 +433,7 @@ class TileRecognizer:
             t0 = time.perf_counter()
             boxes = self.detect_boxes(img, sticky=sticky)
             t1 = time.perf_counter()
-            crops = G.warp_crops(img, boxes["obb"], G.CROP_SIZE)
-            probs, flip = self.classify(crops, variant)
+            probs, flip = self.read_boxes(img, boxes["obb"], variant)
             if self.fill_rows:
                 obb, probs, flip = self.recheck_turned(img, boxes["obb"], probs, flip, variant)
                 if obb is not boxes["obb"]:
@@ -455,6 +479,8 @@ def _letterbox(image: np.ndarray, long_side: int, finer=None) -> tuple[np.ndarra
     return out, scale, (out[:nh, :nw], nw, nh)
 
 
+TURN_READ = 0.6      # readings below this are read again a few degrees turned (read_boxes)
+TURNS = (-8.0, 8.0)  # ... at these turns (degrees)
 TURN_CHECK = 0.25    # readings below this are checked a quarter turned (recheck_turned)
 TURN_GAIN = 2.0      # ... and the turned reading is taken when this many times surer, and at least 0.5
 

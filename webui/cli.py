@@ -72,6 +72,10 @@ def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.
 
     from .app import DEFAULT_DATA_DIR, create_app
 
+    problem = _cannot_listen(host, port)
+    if problem:   # before the models load and threads start: a clear message, exit 2
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     cfg: dict[str, Any] = {"VARIANT": variant, **(config or {})}
     data = Path(cfg.get("DATA_DIR") or os.environ.get("MAHJONG_ASSISTANT_WEB_DATA", DEFAULT_DATA_DIR))
     cfg.setdefault("SETTINGS_FILE", str(data / "settings.json"))  # the table's choices survive a restart
@@ -109,6 +113,36 @@ def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.
     return 0
 
 
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host``:``port`` (None when it can)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as e:
+        return f"cannot listen on {host}:{port}: the host name does not resolve ({getattr(e, 'strerror', None) or e})"
+    except OverflowError:
+        return f"cannot listen on {host}:{port}: the port must be 1-65535"
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as e:
+            why = "the port is in use (another server runs there: stop it or pick --port)" \
+                if e.errno in (98, 48, 10048) else (e.strerror or str(e))
+            return f"cannot listen on {host}:{port}: {why}"
+    return None
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: use 1-65535")
+    return value
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from assistant.variants import get_variant
 
@@ -137,7 +171,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--variant", "-v", default="sanma", choices=variant_names(), help="rule system (default sanma)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; any other needs the printed access token)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port 1-65535 (default {DEFAULT_PORT})")
     p.add_argument("--tileset", metavar="NAME", help="read the camera with this enrolled tile set (default: the one "
                    "chosen with `tileset use` or on the page; 'none' for none)")
     p.set_defaults(func=cmd_serve)

@@ -66,10 +66,15 @@ def json_body(req: Request | None = None, required: bool = True) -> dict[str, An
         if required:
             raise ApiError("the request needs a JSON object body")
         return {}
+    if req.mimetype != "application/json":
+        raise ApiError(f"send the body as JSON with 'Content-Type: application/json' (got "
+                       f"{req.mimetype or 'no content type'!r})", 415)
     try:
         import json
 
         data = json.loads(raw)
+    except RecursionError:
+        raise ApiError("the JSON body is nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise ApiError(f"the body is not valid JSON: {e}") from None
     if not isinstance(data, dict):

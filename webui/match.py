@@ -16,7 +16,7 @@ from assistant.match import MatchError, Riichi, Store, Undo, Win, WinClaim
 from assistant.match.events import HandSpec
 from assistant.match.export import log_to_json, state_json, to_csv
 from assistant.match.rules import RULES
-from assistant.match.state import Record, active_seqs, last_undoable, next_state
+from assistant.match.state import last_undoable
 
 from .engine import check_options, hand_spec, read_state, read_win, win_view
 from .errors import ApiError, get_bool, get_obj, get_str, json_body
@@ -135,12 +135,14 @@ def record_win(match_id: str):
         win, state_data = (payload.get("snapshot") or {}).get("win"), payload.get("state")
         if not win or not state_data:
             raise ApiError("there is no win on the live table right now", 409)
-        key = f"{(payload.get('snapshot') or {}).get('camera')}:{(payload.get('snapshot') or {}).get('time')}:" \
+        key = f"live:{(payload.get('snapshot') or {}).get('camera')}:{(payload.get('snapshot') or {}).get('time')}:" \
               f"{win.get('seat')}:{win.get('tile')}"
     else:
         state_data = get_obj(data, "state", required=True)
         win = get_obj(data, "win", required=True)
-        key = None
+        key = data.get("key")
+        if key is not None:
+            key = "client:" + get_str(data, "key", max_len=200)
     table = read_state(state_data)
     seat, tile, tsumo = read_win(table, win)
     view = win_view(table, {"seat": seat, "tile": tile.code, "tsumo": tsumo})
@@ -148,10 +150,7 @@ def record_win(match_id: str):
         raise ApiError(f"this win cannot be recorded: {view.get('why_not') or view.get('verdict')}", 422)
     with store() as st:
         mid = resolve(st, match_id)
-        recorded = current_app.extensions.setdefault("recorded_wins", {})
-        records, mstate = st.records(mid), st.state(mid)
-        if key and recorded.get((mid, key)) in active_seqs(records):
-            raise ApiError("this win is already recorded in the match (undo it first to record it again)", 409)
+        mstate = st.state(mid)
         if mstate.variant != table.variant.name:
             raise ApiError(f"the match plays {mstate.variant} but the table {table.variant.name}", 409)
         if mstate.n != table.players:
@@ -166,15 +165,15 @@ def record_win(match_id: str):
             spec = HandSpec.from_json(hand_spec(table, seat, tile, tsumo))
             disc = None if tsumo else mstate.player_at(table.discarder)
             events.append(Win((WinClaim(mstate.player_at(seat), hand=spec),), disc))
-            check_records, check_state = list(records), mstate
-            for ev in events:  # validate the whole sequence first: nothing is written if one fails
-                check_state = next_state(check_records, check_state, ev)
-                check_records.append(Record(check_records[-1].seq + 1, ev))
-            seqs = [st.append(mid, ev).seq for ev in events]
-        except (MatchError, ValueError) as e:
+            # checked and written in one transaction, once per moment of the table (key)
+            seqs = [r.seq for r in st.append_all(mid, events, key=key)]
+        except MatchError as e:
+            if str(e).startswith("already recorded"):
+                raise ApiError("this win is already recorded in the match (undo it first to record it again)",
+                               409) from None
             raise ApiError(f"the match refused this win: {e}", 422) from None
-        if key:
-            recorded[(mid, key)] = seqs[-1]
+        except ValueError as e:
+            raise ApiError(f"the match refused this win: {e}", 422) from None
         return jsonify({"recorded": seqs, "match": _sheet(st, mid)})
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .events import Event, MatchCreated, MatchError, event_from_parts
-from .state import MatchState, Record, fold, next_state, now
+from .state import MatchState, Record, active_seqs, fold, next_state, now
 
 DB_ENV = "MAHJONG_ASSISTANT_DB"
 
@@ -47,6 +47,12 @@ CREATE TABLE IF NOT EXISTS events (
     payload TEXT NOT NULL,
     time TEXT NOT NULL,
     UNIQUE (match_id, seq)
+);
+CREATE TABLE IF NOT EXISTS request_keys (
+    match_id TEXT NOT NULL REFERENCES matches(id),
+    key TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (match_id, key)
 );
 CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo/edit) instead'); END;
@@ -225,6 +231,41 @@ class Store:
             raise
         self._cache[match_id] = (records + [record], new_state)
         return record
+
+    def append_all(self, match_id: str, events: Sequence[Event], key: str | None = None,
+                   time: str | None = None) -> list[Record]:
+        """Validate ``events`` in order against the match and append them all in one transaction, or none.
+
+        ``key`` names the moment being recorded (e.g. one win on the live table): when an event recorded under
+        that key is still in force, MatchError ``already recorded`` and nothing is written, however many
+        taps, retries or processes send it at once (the check runs inside the writing transaction)."""
+        if not events:
+            return []
+        if any(isinstance(e, MatchCreated) for e in events):
+            raise MatchError("match_created starts a new match; use create_match")
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            records, state = self._load(match_id)
+            if key is not None:
+                row = self.conn.execute("SELECT seq FROM request_keys WHERE match_id = ? AND key = ?",
+                                        (match_id, key)).fetchone()
+                if row is not None and int(row[0]) in active_seqs(records):
+                    raise MatchError("already recorded: this is in the match (undo it first to record it again)")
+            out = []
+            for ev in events:
+                state = next_state(records + out, state, ev)
+                out.append(Record((out[-1] if out else records[-1]).seq + 1, ev, time or now()))
+            for r in out:
+                self._insert(match_id, r)
+            if key is not None:
+                self.conn.execute("INSERT OR REPLACE INTO request_keys (match_id, key, seq) VALUES (?, ?, ?)",
+                                  (match_id, key, out[-1].seq))
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self._cache[match_id] = (records + out, state)
+        return out
 
     def _insert(self, match_id: str, r: Record) -> None:
         self.conn.execute(

@@ -147,11 +147,7 @@ class RuleSystem:
         if unknown:
             raise ValueError(f"unknown option(s) for {self.name}: {', '.join(unknown)}")
         for key, value in overrides.items():
-            choices = self.option_choices.get(key)
-            values = value if isinstance(value, list) else [value]  # a table-defined list of choices
-            if choices is not None and any(v not in choices for v in values):
-                raise ValueError(f"option '{key}' of {self.name} must be one of "
-                                 f"{', '.join(json.dumps(c) for c in choices)}; got {json.dumps(value)}")
+            self.check_option(key, value)
         key = (id(self), json.dumps(dict(overrides), sort_keys=True, default=str))
         cached = _OPTION_CACHE.get(key)
         if cached is not None:
@@ -166,6 +162,63 @@ class RuleSystem:
         variant = replace(self, **changes)
         _OPTION_CACHE[key] = variant
         return variant
+
+    def option_schema(self, key: str) -> dict[str, Any]:
+        """What option ``key`` accepts, as data (the settings page's menus and every edge's check read it):
+        ``{"type": "choice", "choices": [...]}`` (the rules file's alternatives; a list of them where the
+        default is a list), ``bool``, ``int`` with ``min``/``max``, ``object`` with the same keys as the default
+        and whole-number values, or ``list`` of short words."""
+        default = self.options[key]
+        choices = self.option_choices.get(key)
+        if choices is not None:
+            return {"type": "choice", "choices": list(choices), "list": isinstance(default, list)}
+        if isinstance(default, bool):
+            return {"type": "bool"}
+        if isinstance(default, int):
+            return {"type": "int", "min": 0, "max": max(1000, 100 * abs(default))}
+        if isinstance(default, float):
+            return {"type": "number", "min": 0.0, "max": max(1000.0, 100 * abs(default))}
+        if isinstance(default, Mapping):
+            return {"type": "object", "keys": sorted(default), "min": 0, "max": 1_000_000}
+        if isinstance(default, (list, tuple, frozenset, set)):
+            return {"type": "list", "max_items": 32}
+        return {"type": "str", "max_len": 40}
+
+    def check_option(self, key: str, value: Any) -> None:
+        """ValueError naming the option and what it accepts when ``value`` does not fit its schema."""
+        sch = self.option_schema(key)
+        kind = sch["type"]
+
+        def bad(what: str) -> ValueError:
+            return ValueError(f"option '{key}' of {self.name} takes {what}; got {json.dumps(value, default=str)[:80]}")
+
+        if kind == "choice":
+            values = value if isinstance(value, list) else [value]  # a table-defined list of choices
+            if isinstance(value, list) and not sch["list"] or not values or \
+                    any(isinstance(v, (list, dict)) or v not in sch["choices"] for v in values):
+                raise bad("one of " + ", ".join(json.dumps(c) for c in sch["choices"]))
+            if any(isinstance(v, bool) != isinstance(c, bool) for v in values for c in sch["choices"] if v == c):
+                raise bad("one of " + ", ".join(json.dumps(c) for c in sch["choices"]))
+        elif kind == "bool":
+            if not isinstance(value, bool):
+                raise bad("true or false")
+        elif kind in ("int", "number"):
+            ok = isinstance(value, int) if kind == "int" else isinstance(value, (int, float))
+            if isinstance(value, bool) or not ok or not sch["min"] <= value <= sch["max"]:
+                raise bad(f"a whole number from {sch['min']} to {sch['max']}" if kind == "int"
+                          else f"a number from {sch['min']} to {sch['max']}")
+        elif kind == "object":
+            keys = sch["keys"]
+            if not isinstance(value, Mapping) or sorted(value) != keys or any(
+                    isinstance(v, bool) or not isinstance(v, int) or not sch["min"] <= v <= sch["max"]
+                    for v in value.values()):
+                raise bad("an object {" + ", ".join(f'"{k}": whole number 0-{sch["max"]}' for k in keys) + "}")
+        elif kind == "list":
+            if not isinstance(value, (list, tuple)) or len(value) > sch["max_items"] or any(
+                    not isinstance(v, str) or not v or len(v) > 40 for v in value):
+                raise bad(f"a list of at most {sch['max_items']} names")
+        elif not isinstance(value, str) or len(value) > sch["max_len"]:
+            raise bad(f"a word of at most {sch['max_len']} characters")
 
     def allows(self, special: str) -> bool:
         return special in self.special_hands

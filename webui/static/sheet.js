@@ -46,7 +46,7 @@ const Sheet = {
     const undo = el("button", { class: "secondary", id: "undo", disabled: !m.undo,
       onclick: async () => {
         try {
-          const r = await api(`/api/matches/${m.match}/undo`, { method: "POST", json: {} });
+          const r = await api(`/api/matches/${m.match}/undo`, { method: "POST", json: { event: m.undo.event } });
           toast(`Undid event ${r.undone}`);
           document.dispatchEvent(new CustomEvent("match-undo", { detail: r }));
           Sheet.render(target, r.match, opts);
