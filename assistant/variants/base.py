@@ -79,6 +79,8 @@ class RuleSystem:
     structural_options: Mapping[str, Mapping[Any, Mapping[str, Any]]] = field(default_factory=dict)
     # option -> the values a table may choose (the [opt] alternatives of the rules file), first = default
     option_choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    # option -> its schema where the default's type alone does not say it (see option_schema)
+    option_schemas: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "copies", MappingProxyType(dict(self.copies)))
@@ -168,6 +170,8 @@ class RuleSystem:
         ``{"type": "choice", "choices": [...]}`` (the rules file's alternatives; a list of them where the
         default is a list), ``bool``, ``int`` with ``min``/``max``, ``object`` with the same keys as the default
         and whole-number values, or ``list`` of short words."""
+        if key in self.option_schemas:
+            return dict(self.option_schemas[key])
         default = self.options[key]
         choices = self.option_choices.get(key)
         if choices is not None:
@@ -190,11 +194,11 @@ class RuleSystem:
         kind = sch["type"]
 
         def bad(what: str) -> ValueError:
-            return ValueError(f"option '{key}' of {self.name} takes {what}; got {json.dumps(value, default=str)[:80]}")
+            return ValueError(f"option '{key}' of {self.name} must be {what}; got {json.dumps(value, default=str)[:80]}")
 
         if kind == "choice":
             values = value if isinstance(value, list) else [value]  # a table-defined list of choices
-            if isinstance(value, list) and not sch["list"] or not values or \
+            if not values or len(values) > 32 or \
                     any(isinstance(v, (list, dict)) or v not in sch["choices"] for v in values):
                 raise bad("one of " + ", ".join(json.dumps(c) for c in sch["choices"]))
             if any(isinstance(v, bool) != isinstance(c, bool) for v in values for c in sch["choices"] if v == c):
@@ -214,9 +218,15 @@ class RuleSystem:
                     for v in value.values()):
                 raise bad("an object {" + ", ".join(f'"{k}": whole number 0-{sch["max"]}' for k in keys) + "}")
         elif kind == "list":
-            if not isinstance(value, (list, tuple)) or len(value) > sch["max_items"] or any(
-                    not isinstance(v, str) or not v or len(v) > 40 for v in value):
-                raise bad(f"a list of at most {sch['max_items']} names")
+            items, alone = sch.get("items"), sch.get("or", [])
+            if isinstance(value, str) and value in alone:
+                return
+            what = f"a list of {', '.join(items)}" if items else f"a list of at most {sch.get('max_items', 32)} names"
+            if alone:
+                what += " or " + " / ".join(json.dumps(a) for a in alone)
+            if not isinstance(value, (list, tuple)) or len(value) > sch.get("max_items", 32) or any(
+                    not isinstance(v, str) or not v or len(v) > 40 or (items and v not in items) for v in value):
+                raise bad(what)
         elif not isinstance(value, str) or len(value) > sch["max_len"]:
             raise bad(f"a word of at most {sch['max_len']} characters")
 

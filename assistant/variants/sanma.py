@@ -20,6 +20,7 @@ SANMA = RuleSystem(
     rule_flags=frozenset({'bonus_replacement_is_rinshan'}),
     liability_warning="pao",
     structural_options={"red_fives": {False: {"red_fives": {}}}},
+    option_schemas={"pao": {"type": "list", "items": ["daisangen", "daisuushii", "suukantsu"], "or": ["none"]}},
     option_choices={
         "kandora_timing": ("closed_now_open_after_discard", "all_now"),
         "kuikae": ("forbidden", "allowed"),
