@@ -8,6 +8,7 @@ Each provider is a function ``register(subparsers)`` that adds parsers and sets 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 import json
 import sys
 from collections.abc import Iterable, Sequence
@@ -154,6 +155,17 @@ def parse_seat(text: str, players: int, what: str = "seat") -> int:
         names = "E S W N"[: 2 * players - 1]
         raise ValueError(f"bad {what} {text!r}: use one of {names} (seats of this {players}-player table)")
     return seat
+
+
+def _count_arg(text: str) -> int:
+    """A small count (honba, riichi sticks): a whole number 0-100."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= n <= 100:
+        raise argparse.ArgumentTypeError(f"{n} is out of range (0-100)")
+    return n
 
 
 def parse_option(text: str) -> tuple[str, object]:
@@ -415,6 +427,12 @@ def run_batch(lines: Iterable[str], variant: str, op: str, out, chunk: int = 409
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
+    if args.file != "-":
+        p = Path(args.file)
+        if not p.exists():
+            raise ValueError(f"{args.file}: no such file")
+        if not p.is_file():
+            raise ValueError(f"{args.file}: not a file (give a text file with one hand per line, or - for stdin)")
     ok, failed = run_batch(_read_lines(args.file), args.variant, args.op, sys.stdout)
     print(f"batch: {ok} hands done, {failed} with errors", file=sys.stderr)
     return 0 if failed == 0 else 1
@@ -502,8 +520,9 @@ def build_parser() -> argparse.ArgumentParser:
     for flag in ("double-riichi", "ippatsu", "rinshan", "after-two-kongs", "chankan", "haitei", "houtei",
                  "tenhou", "chiihou"):
         p.add_argument(f"--{flag}", action="store_true")
-    p.add_argument("--honba", type=int, default=0)
-    p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table (the winner's own included)")
+    p.add_argument("--honba", type=_count_arg, default=0, help="honba counters (0-100)")
+    p.add_argument("--sticks", type=_count_arg, default=0,
+                   help="riichi sticks on the table, the winner's own included (0-100)")
     p.add_argument("--fei-sunk", type=int, default=0, help="Fei the winner has sunk (three-kaki)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="table option, e.g. tsumo_mode=split, ladder=full (see `variants --options`)")

@@ -326,6 +326,9 @@ def validate_hand(hand: Hand, variant: RuleSystem, sizes: Iterable[int] | None =
             raise TileError(t.code, pos, f"bonus tile {t.code} cannot be inside a concealed hand; put it after '|'")
         _check_in_set(t, pos, variant)
     for m in hand.melds:
+        if m.type == "chow" and "chow" not in variant.calls:
+            raise TileError(m.format(), 0, f"a chow, but {variant.title} has no chow (only pongs and kongs are "
+                                           "called)")
         for t in list(m.tiles) + list(m.stands_for):
             if t.kind not in variant.copies or (t.red and not variant.red_fives.get(t.kind)) or t.kind == JOKER:
                 _check_in_set(t, 0, variant, label=m.format())

@@ -56,7 +56,7 @@ from .match.events import (
 from .match.export import log_to_json, records_from_json, score_sheet, state_json, to_csv
 from .match.rules import RULES, WIND_NAMES
 from .match.state import MatchState, effective_events, last_undoable
-from .match.store import Store
+from .match.store import Store, default_db_path
 
 EXIT_BAD_INPUT = 2
 
@@ -128,8 +128,8 @@ def _payments(state: MatchState, specs: Sequence[str], default_to: str | None, r
 # --- actions -----------------------------------------------------------------------------------------
 
 
-def _store(args: argparse.Namespace) -> Store:
-    return Store(args.db)
+def _store(args: argparse.Namespace, readonly: bool = False) -> Store:
+    return Store(args.db, readonly=readonly)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -268,7 +268,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    with _store(args) as st:
+    with _store(args, readonly=True) as st:
         match_id = st.resolve(args.match)
         state = st.state(match_id)
     if args.json:
@@ -279,7 +279,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    with _store(args) as st:
+    with _store(args, readonly=True) as st:
         match_id = st.resolve(args.match)
         if args.format == "csv":
             text = to_csv(st.state(match_id))
@@ -306,7 +306,11 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    with _store(args) as st:
+    path = Path(args.db).expanduser() if args.db else default_db_path()
+    if not path.exists():
+        print(f"no matches in {path}")
+        return 0
+    with _store(args, readonly=True) as st:
         infos = st.matches()
         if not infos:
             print(f"no matches in {st.path}")

@@ -95,8 +95,13 @@ def analyze_image(image: np.ndarray, variant: str, camera_id: str = "default", c
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
+    from .detect import overlay_problem
     from .inference import ImageError, TileRecognizer, draw_overlay, load_image
 
+    problem = overlay_problem(args.overlay)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     try:
         image = load_image(args.image)
         from .tileset_cli import chosen_tileset

@@ -14,9 +14,42 @@ import sys
 import cv2
 
 
+OVERLAY_TYPES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
+
+
+def overlay_problem(path: str | None) -> str | None:
+    """Why an --overlay path cannot be written (None when it can), checked before any work is done."""
+    from pathlib import Path
+
+    if not path:
+        return None
+    p = Path(path)
+    if p.suffix.lower() not in OVERLAY_TYPES:
+        return f"cannot write overlay {path}: give a picture file name ({', '.join(OVERLAY_TYPES)})"
+    if p.is_dir():
+        return f"cannot write overlay {path}: it is a folder"
+    if not p.parent.is_dir():
+        return f"cannot write overlay {path}: no folder {p.parent}"
+    return None
+
+
+def threads_arg(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of threads") from None
+    if not 1 <= n <= 64:
+        raise argparse.ArgumentTypeError(f"{n} threads: use 1-64")
+    return n
+
+
 def cmd_detect(args: argparse.Namespace) -> int:
     from .inference import ImageError, TileRecognizer, draw_overlay, load_image
 
+    problem = overlay_problem(args.overlay)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     try:
         image = load_image(args.image)
     except ImageError as exc:
@@ -58,7 +91,7 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--overlay", metavar="OUT.png", help="write the image with the detections drawn")
     p.add_argument("--threshold", type=float, default=0.3, help="detector centre-score threshold")
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--threads", type=threads_arg, default=2, help="CPU threads for the models (1-64)")
     p.add_argument("--variant", "-v", choices=["sanma", "korean-3p", "hong-kong", "three-kaki"],
                    help="read only the tile kinds of this rule system's set")
     p.add_argument("--tileset", metavar="NAME", help="read with this enrolled tile set (default: the one chosen "

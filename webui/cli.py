@@ -87,7 +87,7 @@ def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.
     app = create_app(cfg)
     hub = app.extensions["hub"].start()
     try:
-        server = make_server(host, port, app, threaded=True)
+        server = make_server(host, port, app, threaded=True, request_handler=_redacting_handler())
     except OSError as e:
         hub.stop()
         print(f"error: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr)
@@ -111,6 +111,23 @@ def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.
         server.server_close()
         hub.stop()
     return 0
+
+
+def _redacting_handler():
+    """Werkzeug's request handler with the access token blanked out of the request log."""
+    import re
+
+    from werkzeug.serving import WSGIRequestHandler
+
+    class Handler(WSGIRequestHandler):
+        def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+            hide = r"(token=)[^&\s]+"
+            self.requestline = re.sub(hide, r"\1(hidden)", getattr(self, "requestline", "") or "")
+            if hasattr(self, "path"):
+                self.path = re.sub(hide, r"\1(hidden)", self.path)
+            super().log_request(code, size)
+
+    return Handler
 
 
 def _cannot_listen(host: str, port: int) -> str | None:

@@ -209,15 +209,29 @@ class CorrectionStore:
     """Corrections kept for finetuning: ``corrections.jsonl`` (one JSON object per correction) and the
     tile crop as ``crops/<time>_<tile>.png`` under a directory."""
 
+    MAX = 20000     # corrections kept at most (then the oldest are kept and new ones refused)
+
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
         self._lock = threading.Lock()
+        self._last: dict[str, Any] | None = None
+        self._count: int | None = None
 
     def add(self, record: dict[str, Any], crop: np.ndarray | None) -> dict[str, Any]:
+        """Append a correction (and its crop); the same correction of the same tile in the same frame again is
+        not stored twice. ValueError when the folder already holds :attr:`MAX`."""
         import cv2
 
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"{time.time() % 1:.3f}"[1:]
+        same = ("tile_id", "code", "frame", "camera", "step")
         with self._lock:
+            if self._last is not None and all(self._last.get(k) == record.get(k) for k in same):
+                return self._last
+            if self._count is None:
+                self._count = self.count()
+            if self._count >= self.MAX:
+                raise ValueError(f"the corrections folder {self.root} holds {self.MAX} corrections already: "
+                                 "run `mahjong-assistant finetune`, then move the folder away")
             (self.root / "crops").mkdir(parents=True, exist_ok=True)
             rec = {"time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **record, "crop": None}
             if crop is not None:
@@ -227,6 +241,8 @@ class CorrectionStore:
             with open(self.root / "corrections.jsonl", "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(rec) + "\n")
                 fh.flush()
+            self._last = rec
+            self._count += 1
         return rec
 
     def count(self) -> int:

@@ -97,11 +97,17 @@ def _int(value: Any, what: str, minimum: int = 0) -> int:
     return value
 
 
+MAX_AMOUNT = 10_000_000     # no payment of any rule system comes near this
+MAX_NAME = 32              # characters of a player's name
+
+
 def amount_value(value: Any, what: str = "an amount") -> int | float:
     """A payment amount: a whole number >= 1, or a positive decimal where a rule pays half units
     (Hong Kong ``half`` model); a decimal with no fraction becomes a whole number."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0 or value != value:
         raise MatchError(f"{what} must be a positive number, got {json.dumps(value)}")
+    if value > MAX_AMOUNT:
+        raise MatchError(f"{what} must be at most {MAX_AMOUNT:,} (no hand is worth more), got {value:,}")
     if isinstance(value, float):
         if value == float("inf"):
             raise MatchError(f"{what} must be a positive number, got {value}")
@@ -126,6 +132,10 @@ def _names(value: Any, what: str) -> tuple[str, ...]:
     if not isinstance(value, list | tuple):
         raise MatchError(f"{what} must be a list of player names, got {json.dumps(value)}")
     out = tuple(_name(v, what) for v in value)
+    long = [n for n in out if len(n) > MAX_NAME]
+    if long:
+        raise MatchError(f"{what}: a player name has at most {MAX_NAME} characters ({long[0][:20]!r}... has "
+                         f"{len(long[0])})")
     if len(set(out)) != len(out):
         raise MatchError(f"{what} names a player twice: {', '.join(out)}")
     return out

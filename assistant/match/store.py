@@ -84,8 +84,23 @@ class MatchInfo:
 class Store:
     """The match database. Use as a context manager, or call :meth:`close`."""
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, readonly: bool = False) -> None:
+        """``readonly``: open an existing database for reading only (MatchError when there is none, or the file
+        is not a match database); nothing is created or changed."""
         self.path = Path(path).expanduser() if path is not None else default_db_path()
+        self.readonly = readonly
+        self._cache: dict[str, tuple[list[Record], MatchState]] = {}
+        if readonly:
+            if not self.path.is_file():
+                raise MatchError(f"no match database at {self.path}; start a match with 'match new'")
+            try:
+                self.conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                            isolation_level=None, timeout=30)
+                self.conn.execute("SELECT 1 FROM matches LIMIT 1").fetchall()
+                self.conn.execute("SELECT 1 FROM events LIMIT 1").fetchall()
+            except sqlite3.DatabaseError:
+                raise MatchError(f"{self.path} is not a match database") from None
+            return
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self.conn = sqlite3.connect(str(self.path), isolation_level=None, timeout=30)
@@ -93,7 +108,6 @@ class Store:
         self.conn.execute("PRAGMA synchronous=FULL")
         self.conn.execute("PRAGMA foreign_keys=ON")
         self.conn.executescript(SCHEMA)
-        self._cache: dict[str, tuple[list[Record], MatchState]] = {}
 
     # --- context manager ---------------------------------------------------------------------------
     def close(self) -> None:
