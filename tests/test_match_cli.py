@@ -90,9 +90,19 @@ def test_bad_input_exits_2_and_writes_nothing(capsys, db):
         assert len(st.records("club1")) == 1
 
 
-def test_main_reports_errors_with_status_2(capsys, db):
+def test_main_reports_errors_with_status_2(capsys, db, tmp_path):
     assert cli_main(["match", "show", "--db", db]) == 2
-    assert "there are no matches" in capsys.readouterr().err
+    assert "no match database at" in capsys.readouterr().err
+    # read-only commands create nothing and change nothing
+    new = tmp_path / "new" / "x.db"
+    for cmd in (["match", "show"], ["match", "export"], ["match", "list"]):
+        assert cli_main([*cmd, "--db", str(new)]) in (0, 2)
+    assert not new.parent.exists()
+    text = tmp_path / "notes.txt"
+    text.write_text("hello")
+    assert cli_main(["match", "show", "--db", str(text)]) == 2
+    assert "is not a match database" in capsys.readouterr().err
+    assert text.read_text() == "hello"
 
 
 def test_export_import_and_list(capsys, db, tmp_path):
