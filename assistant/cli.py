@@ -8,11 +8,11 @@ Each provider is a function ``register(subparsers)`` that adds parsers and sets 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 import json
 import sys
 from collections.abc import Iterable, Sequence
 from importlib import metadata
+from pathlib import Path
 
 import numpy as np
 

@@ -158,7 +158,8 @@ class FaceBank:
     def cached(cls, held_out: bool = False, per_code: int = 90, bonus_per_code: int = 220, seed: int = 0,
                progress: Callable[[str], None] | None = None) -> FaceBank:
         """:meth:`build`, kept in the cache folder (``$MAHJONG_ASSISTANT_CACHE/crop-synth``)."""
-        name = f"bank-{'held' if held_out else 'train'}-{per_code}-{bonus_per_code}-{seed}-f{len(fonts.cjk_fonts())}.npz"
+        which = "held" if held_out else "train"
+        name = f"bank-{which}-{per_code}-{bonus_per_code}-{seed}-f{len(fonts.cjk_fonts())}.npz"
         path = cache_dir() / name
         if path.is_file():
             z = np.load(path)
@@ -401,7 +402,8 @@ def lay_tiles(faces: Sequence[np.ndarray], rng: np.random.Generator, backgrounds
     cw, ch = int(span + 2.2 * w), int(3.2 * h)
     if backgrounds:
         src = backgrounds[int(rng.integers(len(backgrounds)))]
-        y, x = int(rng.integers(0, max(1, src.shape[0] - ch // 3))), int(rng.integers(0, max(1, src.shape[1] - cw // 3)))
+        y = int(rng.integers(0, max(1, src.shape[0] - ch // 3)))
+        x = int(rng.integers(0, max(1, src.shape[1] - cw // 3)))
         bg = cv2.resize(src[y:y + ch // 3 + 1, x:x + cw // 3 + 1], (cw, ch), interpolation=cv2.INTER_LINEAR)
     else:
         bg = surface(rng, ch // 2, cw // 2)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from datasets.art import ArtLibrary
+from datasets.codes import TILE_CODES
 from datasets.crop_synth import (
     BACK,
     HELD_OUT_PACKS,
@@ -18,7 +19,6 @@ from datasets.crop_synth import (
     place_face,
     surface,
 )
-from datasets.codes import TILE_CODES
 from vision.geometry import CROP_SIZE, obb_to_quad, quad_iou, warp_crops
 
 

@@ -13,7 +13,6 @@ import sys
 
 import cv2
 
-
 OVERLAY_TYPES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 
 

@@ -75,9 +75,8 @@ def _inside(q: np.ndarray, size: tuple[int, int]) -> bool:
 def eval_closeups(rec, n: int = 24, seed: int = CLOSEUP_SEED, overlay_dir: Path | None = None) -> dict:
     """Rows of 2-5 big tiles (faces 150-500 px): the share of tiles with exactly one box (a box matching it at
     IoU >= 0.5 and no other box whose centre lies on it) and the share read right."""
-    from datasets.crop_synth import BODIES, FaceBank
     from datasets.codes import TILE_CODES
-    from datasets.crop_synth import render_layout
+    from datasets.crop_synth import BODIES, FaceBank, render_layout
 
     bank: FaceBank = _held_bank()
     one = total = right = boxes_total = 0

@@ -137,7 +137,8 @@ def intersection_areas(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         p0, p1 = b[:, e], b[:, (e + 1) % 4]
         d = p1 - p0
         used = slot < n[:, None]
-        side = sign * (d[:, None, 0] * (poly[..., 1] - p0[:, None, 1]) - d[:, None, 1] * (poly[..., 0] - p0[:, None, 0]))
+        side = sign * (d[:, None, 0] * (poly[..., 1] - p0[:, None, 1])
+                       - d[:, None, 1] * (poly[..., 0] - p0[:, None, 0]))
         nxt = (slot + 1) % np.maximum(n, 1)[:, None]
         q = poly[rows, nxt]
         sq = side[rows, nxt]

@@ -380,7 +380,7 @@ class TileRecognizer:
         turned = np.concatenate([obb[unsure] + [0, 0, 0, 0, d] for d in TURNS])
         p2, f2 = self.classify(G.warp_crops(image, turned, G.CROP_SIZE), variant)
         probs, flip = probs.copy(), flip.copy()
-        for j, d in enumerate(TURNS):
+        for j in range(len(TURNS)):
             pj, fj = p2[j * len(unsure):(j + 1) * len(unsure)], f2[j * len(unsure):(j + 1) * len(unsure)]
             better = (pj.argmax(1) != NONE_INDEX) & (pj.max(1) > probs[unsure].max(1))
             probs[unsure[better]], flip[unsure[better]] = pj[better], fj[better]

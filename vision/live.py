@@ -52,8 +52,8 @@ import cv2
 import numpy as np
 
 from . import geometry as G
-from .rows import complete_rows
 from .inference import BACK_INDEX, COARSE_MIN_SIDE, KINDS, NONE_INDEX, empty_boxes, normalize_image, recheck_turned
+from .rows import complete_rows
 from .tracking import TileTracker
 
 FACE_HEIGHT_MM = 19.0      # lying faces are one tile thickness above the table
@@ -699,8 +699,8 @@ class LiveAnalyzer:
                            rec.scales_for(size) if self._scaling else getattr(rec, "scales", ())),
                        "rebuilt": rebuilt}
         zones = self._rebuilt.get("zones", []) if self._rebuilt else []
-        self._result = {"tiles": tiles, "zones": zones, "state": self._state, "event": self._last_event, "win": self._win,
-                        "problems": problems + self._game_problems, "observation": observation,
+        self._result = {"tiles": tiles, "zones": zones, "state": self._state, "event": self._last_event,
+                        "win": self._win, "problems": problems + self._game_problems, "observation": observation,
                         "timing": dict(self.timing), "stable": settled}
         return dict(self._result)
 

@@ -105,7 +105,7 @@ def row_gaps(obb: np.ndarray, max_missing: int = MAX_MISSING, active: np.ndarray
     label, _ = _groups(n, pairs)
     dist = {(i, j): abs(u[i, j]) for i, j in pairs}
     by_row: dict[int, list[float]] = {}
-    for (i, j), dd in dist.items():
+    for (i, _j), dd in dist.items():
         by_row.setdefault(label[i], []).append(dd)
     touching = [dist[p] / ((w[p[0]] + w[p[1]]) / 2) for p in pairs]
     touching = [r for r in touching if PITCH_RANGE[0] <= r <= PITCH_RANGE[1]]

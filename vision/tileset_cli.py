@@ -126,7 +126,8 @@ def cmd_tileset(args: argparse.Namespace) -> int:
     if args.action == "enroll" and "read_wrong_before" in res:
         print(f"  the shipped model read {res['read_wrong_before']} of them wrong before")
     if res.get("held_back"):
-        print(f"  held-back examples read right: {res['accuracy_before']:.0%} before -> {res['accuracy_after']:.0%} after")
+        before, after = res["accuracy_before"], res["accuracy_after"]
+        print(f"  held-back examples read right: {before:.0%} before -> {after:.0%} after")
     if res["kept"]:
         print("  adapted: detect, analyze and serve read better with --tileset "
               f"{res['set']} (or `mahjong-assistant tileset use {res['set']}`)")

@@ -753,5 +753,6 @@ class FilmDemoFeed(CameraFeed):
         return st
 
 
-__all__ = ["MODELS_MISSING", "CameraFeed", "FilmDemoFeed", "FrameAnalyzer", "RecognitionUnavailable", "ScriptedDemoFeed",
+__all__ = ["MODELS_MISSING", "CameraFeed", "FilmDemoFeed", "FrameAnalyzer", "RecognitionUnavailable",
+           "ScriptedDemoFeed",
            "TableFeed", "default_analyze_image", "load_demo", "low_confidence_problems", "rebuild_state"]

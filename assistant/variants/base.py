@@ -194,7 +194,8 @@ class RuleSystem:
         kind = sch["type"]
 
         def bad(what: str) -> ValueError:
-            return ValueError(f"option '{key}' of {self.name} must be {what}; got {json.dumps(value, default=str)[:80]}")
+            got = json.dumps(value, default=str)[:80]
+            return ValueError(f"option '{key}' of {self.name} must be {what}; got {got}")
 
         if kind == "choice":
             values = value if isinstance(value, list) else [value]  # a table-defined list of choices

@@ -189,7 +189,6 @@ def render_step(step: Step, tiles: TileSet, cam: Camera) -> tuple[np.ndarray, di
 def build(out: Path = HERE, quality: int = 82, verbose: bool = True) -> dict[str, Any]:
     t0 = time.monotonic()
     steps = demo_steps()
-    rng = np.random.default_rng(SEED)
     tiles = TileSet(DIMS, np.array([226.0, 238, 243]), np.array([60.0, 140, 40]), 0.62, 0.08, FaceStyle(), None,
                     None, SEED)
     cam = camera()
