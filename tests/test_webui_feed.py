@@ -175,7 +175,7 @@ class _FakeServer:
     server_port = 4321
     app = None
 
-    def __init__(self, host, port, app, threaded):
+    def __init__(self, host, port, app, threaded, request_handler=None):
         _FakeServer.app, self.host = app, host
 
     def serve_forever(self):
