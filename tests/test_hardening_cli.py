@@ -62,3 +62,51 @@ def test_serve_port_in_use_and_unknown_host():
     assert r.returncode == 2 and "the port is in use" in r.stderr and "Traceback" not in r.stderr
     r = run("serve", "--host", "no-such-host.invalid", "--source", "demo-script")
     assert r.returncode == 2 and "does not resolve" in r.stderr
+
+
+def test_tracebacks_elsewhere_are_clear_errors(tmp_path):
+    img = tmp_path / "p.png"
+    import cv2
+    import numpy as np
+
+    cv2.imwrite(str(img), np.full((64, 64, 3), 128, np.uint8))
+    for args, words in [
+        (["detect", str(img), "--overlay", str(tmp_path / "out.txt")], "give a picture file name"),
+        (["analyze", str(img), "--overlay", str(tmp_path)], "cannot write overlay"),
+        (["batch", str(tmp_path / "nosuch.txt")], "no such file"),
+        (["batch", str(tmp_path)], "not a file"),
+        (["detect", str(img), "--threads", "100000"], "100000 threads: use 1-64"),
+        (["score", "111m 234p 678p 34s 99s", "--win-tile", "5s", "--tsumo", "--honba", "99999999999999999999"],
+         "out of range (0-100)"),
+        (["waits", "456p789s11z 99s", "--variant", "sanma", "--melds", "{123p@1}"], "has no chow"),
+    ]:
+        r = run(*args)
+        assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+
+
+def test_match_bounds(tmp_path):
+    db = str(tmp_path / "m.db")
+    r = run("match", "new", "--db", db, "--variant", "sanma", "--players", "A", "B", "x" * 5000)
+    assert r.returncode == 2 and "at most 32 characters" in r.stderr
+    assert run("match", "new", "--db", db, "--variant", "sanma", "--players", "A", "B", "C").returncode == 0
+    r = run("match", "record", "win", "A", "--from", "B", "--pay", "1" + "0" * 23, "--db", db)
+    assert r.returncode == 2 and "at most 10,000,000" in r.stderr
+    r = run("match", "show", "--db", db, "--json")
+    assert r.returncode == 0 and '"hands": []' in r.stdout
+
+
+def test_corrections_are_not_stored_twice(tmp_path):
+    import numpy as np
+
+    from webui.hub import CorrectionStore
+
+    store = CorrectionStore(tmp_path)
+    rec = {"tile_id": "t3", "code": "7z", "frame": 12, "camera": "demo", "step": 4}
+    first = store.add(rec, np.zeros((96, 72, 3), np.uint8))
+    again = store.add(dict(rec), np.zeros((96, 72, 3), np.uint8))
+    assert again is first and store.count() == 1
+    store.add({**rec, "code": "6z"}, None)
+    assert store.count() == 2
+    store.MAX = 2
+    with pytest.raises(ValueError, match="holds 2 corrections already"):
+        store.add({**rec, "code": "5z"}, None)

@@ -35,6 +35,7 @@ def variants_info() -> list[dict[str, Any]]:
         out.append({"name": v.name, "title": v.title, "players": v.players,
                     "options": {k: _jsonable(val) for k, val in v.options.items()},
                     "choices": {k: [_jsonable(c) for c in cs] for k, cs in v.option_choices.items()},
+                    "schema": {k: _jsonable(v.option_schema(k)) for k in v.options},
                     "tiles": tile_set(name)})
     return out
 

@@ -4,7 +4,7 @@
 let VARIANTS = [];
 let CURRENT = null;
 
-function optionInput(key, def, value, choices) {
+function optionInput(key, def, value, choices, schema) {
   const id = `opt-${key}`;
   let input;
   if (choices && choices.length) {
@@ -15,7 +15,10 @@ function optionInput(key, def, value, choices) {
   } else if (typeof def === "boolean") {
     input = el("input", { type: "checkbox", id, "data-key": key, "data-type": "bool", checked: value });
   } else if (typeof def === "number") {
-    input = el("input", { type: "number", id, "data-key": key, "data-type": "number", value, step: "any" });
+    // the engine's schema gives the range the option accepts (RuleSystem.option_schema)
+    const s = schema || {};
+    input = el("input", { type: "number", id, "data-key": key, "data-type": "number", value,
+                          step: s.type === "int" ? 1 : "any", min: s.min, max: s.max });
   } else if (typeof def === "string") {
     input = el("input", { type: "text", id, "data-key": key, "data-type": "string", value });
   } else {
@@ -30,7 +33,8 @@ function drawOptions() {
   const box = clear(document.getElementById("options"));
   const chosen = CURRENT && CURRENT.variant === variant ? CURRENT.options : {};
   for (const [key, def] of Object.entries(v.options)) {
-    box.append(...optionInput(key, def, key in chosen ? chosen[key] : def, (v.choices || {})[key]));
+    box.append(...optionInput(key, def, key in chosen ? chosen[key] : def, (v.choices || {})[key],
+      (v.schema || {})[key]));
   }
   const me = clear(document.getElementById("me"));
   const winds = ["East", "South", "West", "North"];
