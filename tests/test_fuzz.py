@@ -21,6 +21,18 @@ any_text = st.text(max_size=30)
 word = st.one_of(tile_text, any_text, st.sampled_from(["sanma", "hong-kong", "korean-3p", "three-kaki", "E", "S",
                                                        "W", "N", "5s", "1z", "-", "0", "-1", "99999999999999999999"]))
 
+@contextlib.contextmanager
+def _stdin(text: str):
+    """``-`` arguments read this as standard input."""
+    import sys
+
+    old, sys.stdin = sys.stdin, io.StringIO(text)
+    try:
+        yield
+    finally:
+        sys.stdin = old
+
+
 COMMANDS = [
     lambda a: ["waits", a[0], "--variant", a[1]],
     lambda a: ["waits", a[0], "--melds", a[2], "--visible", a[3]],
@@ -40,7 +52,7 @@ COMMANDS = [
 def test_engine_commands_never_raise(which, args):
     argv = COMMANDS[which](args)
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _stdin(args[1]):
         try:
             rc = cli_main(argv)
         except SystemExit as e:     # argparse: usage error

@@ -1,5 +1,5 @@
-"""The README's engine and match examples, run as printed (a fresh match database), and its table-state JSON
-through ``calls``: every one must work."""
+"""The engine, match and tile-set examples of the README and of docs/*.md, run as printed (a fresh match
+database and tile-set folder), and their table-state JSON through ``calls``: every one must work."""
 
 from __future__ import annotations
 
@@ -13,13 +13,15 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-RUNS = ("waits", "shanten", "discard", "variants", "score", "calls", "match")
-NEEDS_FILES = ("photo.jpg", "detections.json", "match.json", "sheet.csv")
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+RUNS = ("waits", "shanten", "discard", "variants", "score", "calls", "match", "tileset", "batch")
+NEEDS_FILES = ("photo.jpg", "detections.json", "match.json", "sheet.csv", "tiles.json", "hands.txt")
 
 
 def commands() -> list[str]:
-    text = README.read_text(encoding="utf-8")
+    text = "\n".join(p.read_text(encoding="utf-8") for p in PAGES)
     out = []
     for block in re.findall(r"```sh\n(.*?)```", text, re.S):
         joined = re.sub(r"\\\n\s*", " ", block)
@@ -39,8 +41,13 @@ def test_the_readme_has_examples():
     assert any(c.startswith("mahjong-assistant match new") for c in cmds)
 
 
-def test_every_example_runs(tmp_path):
-    env = {**os.environ, "MAHJONG_ASSISTANT_DB": str(tmp_path / "matches.db")}
+def test_every_example_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MAHJONG_ASSISTANT_DB", str(tmp_path / "matches.db"))
+    monkeypatch.setenv("MAHJONG_ASSISTANT_TILESETS", str(tmp_path / "sets"))
+    env = dict(os.environ)
+    from vision.tilesets import TileSet
+
+    TileSet(name="home", variant="sanma").save()      # what `tileset enroll home photo.jpg` makes
     failures = []
     for line in commands():
         words = shlex.split(line)[1:]
@@ -52,7 +59,7 @@ def test_every_example_runs(tmp_path):
 
 
 def test_the_table_state_example_runs_through_calls(tmp_path):
-    text = README.read_text(encoding="utf-8")
+    text = "\n".join(p.read_text(encoding="utf-8") for p in PAGES)
     blocks = re.findall(r"```json\n(.*?)```", text, re.S)
     if not blocks:
         pytest.skip("no JSON example in the README")

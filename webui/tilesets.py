@@ -147,7 +147,7 @@ def enroll():
     try:
         image = decode_image(data, "the photo")
     except ImageError as e:
-        raise ApiError(str(e), 413 if "too large" in str(e) else 415, "image") from None
+        raise ApiError(str(e), 413 if "image too large" in str(e) else 415, "image") from None
     try:
         rec = TileRecognizer(head=None)
     except Exception as e:  # noqa: BLE001 - the models do not load
