@@ -518,3 +518,29 @@ def test_the_simulated_user_taps_the_tiles_shown_wrongly_least_sure_first():
              {"id": "t5", "code": "9s", "confidence": 0.2, "corners": quad(100, 50), "corrected": True}]
     assert wrong_tiles(tiles, labels) == [(0.4, "t3", "bk"), (0.7, "t2", "2p")]
     assert wrong_tiles([], labels) == [] and wrong_tiles(tiles, []) == []
+
+
+def test_table_game_names_its_events_in_players_words():
+    """The status line says what the engine applied, with seat winds: other players' draws are "a tile", the
+    camera player's own draw is named, a ron names the winner, the discarder and the tile."""
+    from assistant.play import apply
+    from assistant.play.words import describe_event
+    from vision.events import TableGame
+
+    video = generate_hand_video("sanma", 59)
+    game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    texts = []
+    for o in _exact_readings(video):
+        game.feed(o)
+        if game.last_events:
+            texts.append(game.describe())
+    log = video.camera_log()
+    you = game.inferrer.camera_seat
+    state, expected = None, []
+    for ev in log:
+        expected.append(describe_event(ev, state, you))
+        state = apply(state, ev)
+    joined = "; ".join(texts)
+    assert expected[-1] in joined and "won on" in expected[-1]
+    assert any(t.endswith("drew a tile") for t in expected) and "seat " not in joined
+    assert any(t.startswith("You drew ") and not t.endswith("a tile") for t in expected)

@@ -930,6 +930,11 @@ class EventInferrer:
     def over(self) -> bool:
         return self._table is not None and self._table.phase == "over"
 
+    @property
+    def camera_seat(self) -> int | None:
+        """The engine seat (dealer-relative) of the camera's player, once the seating is known."""
+        return self._ctx.camera if self._ctx is not None else None
+
     def _context(self, obs: TableObservation) -> _Ctx:
         if self._ctx is None:
             ring = sorted(self.positions if self.positions is not None else (s.position for s in obs.seats))
@@ -1115,6 +1120,7 @@ class TableGame:
         self.state = None            # the PlayState after the last applied event
         self.problems: list[str] = []
         self.last_events: list[Event] = []
+        self.start = None            # the state before last_events
         # at a win: {seat, tile, tsumo, discarder} and the state just before it (what the page scores)
         self.win: dict | None = None
         self._before_win = None
@@ -1132,6 +1138,7 @@ class TableGame:
             self.problems += [f"Your {was} is read as {now} now: the hand is replayed with it."
                               for _, was, now in self.inferrer.rereads[rereads:]]
         applied = []
+        self.start = self.state          # the state the applied events start from (their words need it)
         for ev in events:
             if isinstance(ev, Deal):
                 self.state, self.win, self._before_win = None, None, None
@@ -1145,6 +1152,21 @@ class TableGame:
             applied.append(ev)
         self.last_events = applied
         return self.state_json()
+
+    def describe(self, limit: int = 3) -> str:
+        """The last applied events in players' words ("West drew a tile"; the camera player's own draws named),
+        at most the last ``limit`` of them."""
+        from assistant.play import apply
+        from assistant.play.words import describe_event
+
+        parts, state = [], self.start
+        for ev in self.last_events:
+            parts.append(describe_event(ev, state, self.inferrer.camera_seat))
+            try:
+                state = apply(state, ev)
+            except ValueError:
+                break
+        return "; ".join(parts[-limit:])
 
     def _win_of(self, ev: Event) -> dict:
         st = self.state

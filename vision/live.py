@@ -722,6 +722,8 @@ class LiveAnalyzer:
             return
         if state is not None:
             self._state = state
+        if self._game.last_events:     # the engine's events in players' words, not the raw change
+            self._last_event = self._game.describe()
         self._win = self._game.win
         self._game_problems = list(self._game.problems)
 
