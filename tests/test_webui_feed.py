@@ -277,7 +277,7 @@ def test_the_demo_film_is_read_by_the_models():
     from assistant.tiles import parse_tiles
 
     assert len(parse_tiles(east["hand"])) == 14 and snap["state"]["drawn_tile"] == "7z"
-    assert snap["event"] == "seat 0 drew 7z"
+    assert snap["event"] == "You drew 7z"       # the engine's event, in the camera player's words
     # the fitted zones, drawn on the page: the centre, and each player's discards, hand and melds
     zones = {(z["name"], z["seat"]) for z in snap["zones"]}
     assert zones == {("centre", None)} | {(n, s) for n in ("discards", "hand", "melds") for s in (0, 1, 2)}
