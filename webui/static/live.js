@@ -1,6 +1,13 @@
 // Live page: Server-Sent Events carry the page data; everything here only draws what the server computed.
 "use strict";
 
+// calls in players' words
+const CALL_WORDS = { open_kong: "kong", closed_kong: "concealed kong", added_kong: "added kong", sink_fei: "sink a Fei",
+                     swap_fei: "swap a Fei", nine_terminals: "call nine terminals", kita: "kita (set a North aside)" };
+
+// a seat named once: "East", or "Ann (East)" when the player has a name of their own
+function seatLabel(s) { return s.name && s.name !== s.wind ? `${s.name} (${s.wind})` : s.wind; }
+
 const Live = {
   payload: null,
   overlayKey: null,
@@ -42,6 +49,22 @@ function drawOverlay(snap) {
     label.textContent = z.seat === null || z.seat === undefined ? z.name : `${z.name} · seat ${z.seat}`;
     svg.append(label);
   }
+  // labels never overlap: unsure and corrected tiles are labelled first, a label that would cover one
+  // already placed is left out (the tile's box still shows, and its name appears on hover or focus)
+  const placed = [];
+  const fs = 11;   // the labels' font size, in the frame's pixels (app.css)
+  const order = (snap.tiles || []).slice().sort((a, b) =>
+    (b.corrected - a.corrected) || ((a.confidence < 0.6) ? -1 : 0) - ((b.confidence < 0.6) ? -1 : 0));
+  const labelled = new Set();
+  for (const t of order) {
+    const xs = t.corners.map((p) => p[0]), ys = t.corners.map((p) => p[1]);
+    const text = t.corrected ? `${t.code}✓` : `${t.code} ${Math.round(t.confidence * 100)}${t.confidence < 0.6 ? "?" : ""}`;
+    const r = { x0: Math.min(...xs), y0: Math.min(...ys) - 2 - fs, x1: Math.min(...xs) + 0.62 * fs * text.length,
+                y1: Math.min(...ys) - 2 };
+    if (placed.some((q) => r.x0 < q.x1 && q.x0 < r.x1 && r.y0 < q.y1 && q.y0 < r.y1)) continue;
+    placed.push(r);
+    labelled.add(t.id);
+  }
   for (const t of snap.tiles || []) {
     const low = !t.corrected && t.confidence < 0.6;
     const cls = "tile-box" + (low ? " low" : "") + (t.corrected ? " corrected" : "");
@@ -54,6 +77,7 @@ function drawOverlay(snap) {
     poly.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); openPalette(t); } });
     svg.append(poly);
     const xs = t.corners.map((p) => p[0]), ys = t.corners.map((p) => p[1]);
+    if (!labelled.has(t.id)) continue;
     const label = svgEl("text", { class: "tile-label" + (low ? " low" : ""), x: Math.min(...xs), y: Math.min(...ys) - 2 });
     label.textContent = t.corrected ? `${t.code}✓` : `${t.code} ${Math.round(t.confidence * 100)}${low ? "?" : ""}`;
     svg.append(label);
@@ -106,7 +130,7 @@ const LABEL_CLASS = { "can ron": "ok", "tsumo only": "half", "no yaku": "bad", "
 
 function drawMe(view) {
   const me = view.seats[view.me];
-  document.getElementById("me-name").textContent = `${me.name} (${me.wind})${me.riichi ? " · riichi" : ""}`;
+  document.getElementById("me-name").textContent = `${seatLabel(me)}${me.riichi ? " · riichi" : ""}`;
   const row = handRow(me);
   row.id = "hand";
   document.getElementById("hand").replaceWith(row);
@@ -178,7 +202,19 @@ function drawCalls(view) {
     for (const list of groups.values()) {
       const a = list[0];
       const withs = list.filter((x) => x.tiles.length).map((x) => x.tiles.join(""));
-      const what = a.kind + (a.tile ? " " + a.tile : "") + (withs.length ? " with " + withs.join(" / ") : "");
+      const word = CALL_WORDS[a.kind] || a.kind.replaceAll("_", " ");
+      const hidden = a.legal && a.warnings.some((w) => w.code === "HAND_NOT_KNOWN");
+      if (hidden) {
+        // a face-down hand: say what would have to be true, not "yes"
+        const cond = withs.length ? `if they hold ${withs.join(" or ")}` :
+          ["ron", "tsumo"].includes(a.kind) ? `if ${a.tile || "the tile"} completes their hand` : "if their hidden tiles allow it";
+        const rest = a.warnings.filter((w) => w.code !== "HAND_NOT_KNOWN").map((w) => w.message).join(" ");
+        ul.append(el("li", { class: "maybe", "data-kind": a.kind, "data-code": "HAND_NOT_KNOWN" },
+          `may ${word}${a.tile ? " " + a.tile : ""} `, el("span", { class: "why", text: `— ${cond}` }),
+          rest ? el("span", { class: "why", text: " " + rest }) : null));
+        continue;
+      }
+      const what = word + (a.tile ? " " + a.tile : "") + (withs.length ? " with " + withs.join(" / ") : "");
       ul.append(el("li", { class: a.legal ? "yes" : "no", "data-kind": a.kind, "data-code": a.code || "" }, what,
         a.legal ? "" : el("span", { class: "why", text: ` — ${a.message}` }),
         a.warnings.length ? el("span", { class: "why", text: " " + a.warnings.map((w) => w.message).join(" ") }) : null));
@@ -200,7 +236,7 @@ function drawSeats(view) {
     }
     if (!s.discards.length) discards.append(el("span", { class: "muted", text: "none" }));
     box.append(el("div", { class: "seat" + (view.turn === s.seat ? " turn" : ""), "data-seat": s.seat },
-      el("h3", {}, `${s.name} (${s.wind})`, s.seat === view.me ? el("span", { class: "tag", text: "you" }) : null,
+      el("h3", {}, seatLabel(s), s.seat === view.me ? el("span", { class: "tag", text: "you" }) : null,
         view.turn === s.seat ? el("span", { class: "tag turn", text: "turn" }) : null,
         s.riichi ? el("span", { class: "tag", text: "riichi" }) : null, el("small", { text: `${fmt(s.points)} points` })),
       el("div", { class: "row-label", text: "hand" }), handRow(s),
