@@ -35,6 +35,21 @@ def test_the_demo_film_is_read_live_to_the_win_and_scored(page_factory, film_ser
     page.wait_for_selector('.seat[data-seat="0"] img.sideways[data-code="7z"]')   # the riichi tile, read sideways
     page.wait_for_function("document.getElementById('st-source').textContent.includes('demo film')")
     assert page.locator("#overlay polygon.tile-box").count() > 40
+    # at a glance: hand tiles readable from a chair, the seat named once, the status line in words, labels
+    # that never overlap, the calls of a face-down hand phrased as conditions
+    widths = page.eval_on_selector_all("#hand img", "els => els.map(e => e.getBoundingClientRect().width)")
+    assert min(widths) >= 40, widths
+    assert page.locator("#me-name").inner_text().startswith("East") and "(East)" not in page.locator("#me-name").inner_text()
+    assert page.locator("#st-event").inner_text() == "You discarded 7z and declared riichi"
+    overlaps = page.eval_on_selector_all("#overlay text.tile-label", """els => {
+        const r = els.map(e => e.getBoundingClientRect()); let n = 0;
+        for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++)
+          if (r[i].left < r[j].right - 1 && r[j].left < r[i].right - 1 && r[i].top < r[j].bottom - 1 && r[j].top < r[i].bottom - 1) n++;
+        return n; }""")
+    assert overlaps == 0
+    hidden = page.locator('#calls .seat-calls[data-seat="1"] li.maybe[data-kind="pong"]').inner_text()
+    assert hidden.startswith("may pong 7z") and "if they hold 7z7z" in hidden
+    assert page.locator("#calls").inner_text().count("yes pong") == 0
     shoot(page, "demo_film_riichi_desktop.png", full_page=True)
 
     play_to(film_server, len(film_server["feed"].steps) - 1)    # West throws 6s: East wins by ron

@@ -49,22 +49,6 @@ function drawOverlay(snap) {
     label.textContent = z.seat === null || z.seat === undefined ? z.name : `${z.name} · seat ${z.seat}`;
     svg.append(label);
   }
-  // labels never overlap: unsure and corrected tiles are labelled first, a label that would cover one
-  // already placed is left out (the tile's box still shows, and its name appears on hover or focus)
-  const placed = [];
-  const fs = 11;   // the labels' font size, in the frame's pixels (app.css)
-  const order = (snap.tiles || []).slice().sort((a, b) =>
-    (b.corrected - a.corrected) || ((a.confidence < 0.6) ? -1 : 0) - ((b.confidence < 0.6) ? -1 : 0));
-  const labelled = new Set();
-  for (const t of order) {
-    const xs = t.corners.map((p) => p[0]), ys = t.corners.map((p) => p[1]);
-    const text = t.corrected ? `${t.code}✓` : `${t.code} ${Math.round(t.confidence * 100)}${t.confidence < 0.6 ? "?" : ""}`;
-    const r = { x0: Math.min(...xs), y0: Math.min(...ys) - 2 - fs, x1: Math.min(...xs) + 0.62 * fs * text.length,
-                y1: Math.min(...ys) - 2 };
-    if (placed.some((q) => r.x0 < q.x1 && q.x0 < r.x1 && r.y0 < q.y1 && q.y0 < r.y1)) continue;
-    placed.push(r);
-    labelled.add(t.id);
-  }
   for (const t of snap.tiles || []) {
     const low = !t.corrected && t.confidence < 0.6;
     const cls = "tile-box" + (low ? " low" : "") + (t.corrected ? " corrected" : "");
@@ -77,10 +61,22 @@ function drawOverlay(snap) {
     poly.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); openPalette(t); } });
     svg.append(poly);
     const xs = t.corners.map((p) => p[0]), ys = t.corners.map((p) => p[1]);
-    if (!labelled.has(t.id)) continue;
-    const label = svgEl("text", { class: "tile-label" + (low ? " low" : ""), x: Math.min(...xs), y: Math.min(...ys) - 2 });
+    const label = svgEl("text", { class: "tile-label" + (low ? " low" : ""), x: Math.min(...xs), y: Math.min(...ys) - 2,
+                                  "data-tile": t.id, "data-rank": t.corrected ? 0 : low ? 1 : 2 });
     label.textContent = t.corrected ? `${t.code}✓` : `${t.code} ${Math.round(t.confidence * 100)}${low ? "?" : ""}`;
     svg.append(label);
+  }
+  // labels never overlap: corrected and unsure tiles keep theirs first; a label that would cover one already
+  // kept is hidden (the tile's box still shows, and its reading appears on hover or focus)
+  const labels = Array.from(svg.querySelectorAll("text.tile-label")).sort((a, b) => a.dataset.rank - b.dataset.rank);
+  const kept = [];
+  for (const lab of labels) {
+    const r = lab.getBBox();
+    if (kept.some((q) => r.x < q.x + q.width && q.x < r.x + r.width && r.y < q.y + q.height && q.y < r.y + r.height)) {
+      lab.remove();
+    } else {
+      kept.push(r);
+    }
   }
 }
 
