@@ -468,3 +468,20 @@ def test_furiten_is_a_warning_with_a_label(app, client):
     assert {w["label"] for w in me["waits"]} == {"tsumo only"}
     warning = me["warnings"][0]
     assert warning["label"] == "Furiten" and warning["icon"] == "⚠" and "6s" in warning["text"]
+
+
+def test_settings_say_when_they_cannot_reach_the_demo_film(tmp_path):
+    from webui.feed import FilmDemoFeed
+
+    try:
+        feed = FilmDemoFeed(auto=False)
+    except Exception as e:  # noqa: BLE001 - no models here
+        pytest.skip(f"the demo film cannot be read here ({e})")
+    app = create_app({"FEED": feed, "DATA_DIR": str(tmp_path), "MATCH_DB": str(tmp_path / "m.db"), "TESTING": True})
+    note = app.test_client().get("/api/settings").get_json()["note"]
+    assert note.startswith("The demo film is a sanma hand") and "not to the film" in note
+    app.extensions["hub"].stop()
+
+
+def test_settings_reach_the_scripted_demo(client):
+    assert client.get("/api/settings").get_json()["note"] is None

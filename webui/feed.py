@@ -276,6 +276,10 @@ class TableFeed:
         """The tile recogniser reading this feed (a tile set can be put on it), or None (the demos)."""
         return None
 
+    def settings_note(self) -> str | None:
+        """Why the settings' rule system and seat do not reach this feed's table (None: they do)."""
+        return None
+
     def tile_crop(self, tile_id: str) -> np.ndarray | None:
         """An upright BGR crop of a tile in the current frame (stored with a correction), or None."""
         snap = self.snapshot()
@@ -729,6 +733,10 @@ class FilmDemoFeed(CameraFeed):
 
     def recognizer(self) -> Any:
         return None   # the demo film is read with the shipped models only (its tiles are no user's set)
+
+    def settings_note(self) -> str | None:
+        return (f"The demo film is a {self.doc['variant']} hand with its own seating: the rule system, options and "
+                "seat chosen here apply to cameras (serve --source), photos and typed hands, not to the film.")
 
     def configure(self, variant: str, options: dict[str, Any] | None = None, me: int | None = None) -> None:
         # the film's rule system and seating are known: the settings apply to typed hands, photos and cameras

@@ -18,7 +18,7 @@ def page():
 @bp.get("/api/settings")
 def get():
     hub = current_app.extensions["hub"]
-    return jsonify({"settings": hub.settings.get(), "variants": variants_info()})
+    return jsonify({"settings": hub.settings.get(), "variants": variants_info(), "note": hub.feed.settings_note()})
 
 
 @bp.route("/api/settings", methods=["PUT", "POST", "PATCH"])

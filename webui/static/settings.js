@@ -68,6 +68,9 @@ async function init() {
   for (const v of VARIANTS) sel.append(el("option", { value: v.name, text: `${v.title} (${v.name})` }));
   sel.value = CURRENT.variant;
   document.getElementById("teaching").checked = CURRENT.teaching;
+  const note = document.getElementById("settings-note");
+  note.hidden = !r.note;
+  note.textContent = r.note || "";
   drawOptions();
   sel.addEventListener("change", drawOptions);
 }
