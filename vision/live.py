@@ -499,9 +499,11 @@ class LiveAnalyzer:
             if not fresh:
                 return
             tc = time.perf_counter()
-            crops = G.warp_crops(img, boxes["obb"][fresh], G.CROP_SIZE)
             with lock:
-                p, f = rec.classify(crops)
+                if hasattr(rec, "read_boxes"):   # unsure boxes read again a few degrees turned
+                    p, f = rec.read_boxes(img, boxes["obb"][fresh])
+                else:
+                    p, f = rec.classify(G.warp_crops(img, boxes["obb"][fresh], G.CROP_SIZE))
             probs[fresh], flip[fresh] = p, f
             classified[fresh] = True
             cls_s[0] += time.perf_counter() - tc
