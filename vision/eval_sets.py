@@ -228,7 +228,8 @@ def eval_enrollment(rec_factory, variants=ENROLL_VARIANTS, scenes_per_set: int =
                         acc[1] += b
                         acc[2] += c
                 out[variant] = {"tiles": before[0], "before": before[2] / max(1, before[0]),
-                                "after": after[2] / max(1, after[0]), "enroll_seconds": rep["seconds"],
+                                "after": after[2] / max(1, after[0]), "found": after[1] / max(1, after[0]),
+                                "enroll_seconds": rep["seconds"],
                                 "layout_misread": rep["read_wrong_before"]}
         finally:
             if old is None:

@@ -127,13 +127,18 @@ def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]]) -> list[tuple[in
     down = np.array([-math.sin(a), math.cos(a)])
     centres = corners.mean(1)
     along, across = centres @ right, centres @ down
-    width, height = np.maximum(obb[:, 2], 1.0), np.maximum(obb[:, 3], 1.0)
+    # a tile's extent along and across the rows (whatever way its own box was turned)
+    width = np.maximum(np.ptp(corners @ right, axis=1), 1.0)
+    height = np.maximum(np.ptp(corners @ down, axis=1), 1.0)
     # a layout tile has a neighbour of about its size about one tile width away along the row
     d_along = np.abs(along[:, None] - along[None, :])
     d_across = np.abs(across[:, None] - across[None, :])
-    similar = (width[None, :] > 0.7 * width[:, None]) & (width[None, :] < 1.4 * width[:, None])
-    beside = (d_along > 0.7 * width[:, None]) & (d_along < 1.6 * width[:, None]) & \
-        (d_across < 0.3 * height[:, None]) & similar
+    # (boxes are often misfitted: a pair's mean size is the yardstick, with generous bounds)
+    pair_w = (width[:, None] + width[None, :]) / 2
+    pair_h = (height[:, None] + height[None, :]) / 2
+    ratio = width[None, :] / width[:, None]
+    beside = (d_along > 0.55 * pair_w) & (d_along < 1.9 * pair_w) & (d_across < 0.4 * pair_h) & \
+        (ratio > 0.55) & (ratio < 1.8)
     index = np.nonzero(beside.any(1))[0]
     if not len(index):
         raise TileSetError("no row of tiles found in the photo (lay the tiles side by side, a finger's gap "
