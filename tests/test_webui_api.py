@@ -485,3 +485,20 @@ def test_settings_say_when_they_cannot_reach_the_demo_film(tmp_path):
 
 def test_settings_reach_the_scripted_demo(client):
     assert client.get("/api/settings").get_json()["note"] is None
+
+
+def test_the_photo_is_read_with_the_rule_system_chosen_for_it(app, client):
+    seen = []
+
+    def fake(data):
+        from flask import g
+
+        seen.append(getattr(g, "photo_variant", None))
+        return {"tiles": [], "state": None}
+
+    app.config["ANALYZE_IMAGE"] = fake
+    r = client.post("/api/photo", data={"image": (io.BytesIO(_png()), "hand.png"), "variant": "hong-kong"},
+                    content_type="multipart/form-data")
+    assert r.status_code == 200 and seen == ["hong-kong"]
+    err(client.post("/api/photo", data={"image": (io.BytesIO(_png()), "hand.png"), "variant": "mahjong-9"},
+                    content_type="multipart/form-data"), 400, "unknown rule system")

@@ -51,7 +51,11 @@ def analyze_photo(data: bytes) -> dict[str, Any]:
 
     variant, cal_dir = "sanma", None
     if has_app_context():
-        variant = current_app.extensions["hub"].settings.get().get("variant", variant)
+        from flask import g
+
+        # the rule system the user picked for this photo, else the settings' one
+        chosen = getattr(g, "photo_variant", None)
+        variant = chosen or current_app.extensions["hub"].settings.get().get("variant", variant)
         cal_dir = current_app.config.get("CALIBRATION_DIR")
     try:
         return photo_snapshot(data, variant, "photo", cal_dir, rec)

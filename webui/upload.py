@@ -46,6 +46,16 @@ def photo():
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise ApiError("that file is not a picture this server can read (JPEG, PNG, WebP or BMP)", 415, "image")
+    variant = (request.form.get("variant") or "").strip()
+    if variant:
+        from assistant.variants import variant_names
+
+        if variant not in variant_names():
+            raise ApiError(f"unknown rule system {variant!r}; choose one of: {', '.join(variant_names())}",
+                           field="variant")
+        from flask import g
+
+        g.photo_variant = variant
     analyze = current_app.config["ANALYZE_IMAGE"]
     try:
         snap = analyze(data)

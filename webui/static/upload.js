@@ -42,6 +42,7 @@ document.getElementById("photo-form").addEventListener("submit", async (ev) => {
   if (!file) return;
   const form = new FormData();
   form.append("image", file);
+  form.append("variant", document.getElementById("photo-variant").value);
   clear(box).append(el("p", { class: "muted", text: "Reading the photo…" }));
   try {
     const r = await api("/api/photo", { method: "POST", body: form });
@@ -106,7 +107,9 @@ document.getElementById("score-form").addEventListener("submit", async (ev) => {
 });
 
 api("/api/settings").then((r) => {
-  const sel = document.getElementById("hand-variant");
-  for (const v of r.variants) sel.append(el("option", { value: v.name, text: v.title }));
-  sel.value = r.settings.variant;
+  for (const id of ["hand-variant", "photo-variant"]) {
+    const sel = document.getElementById(id);
+    for (const v of r.variants) sel.append(el("option", { value: v.name, text: v.title }));
+    sel.value = r.settings.variant;
+  }
 }).catch(() => {});
