@@ -39,12 +39,14 @@ def test_the_demo_film_is_read_live_to_the_win_and_scored(page_factory, film_ser
     # that never overlap, the calls of a face-down hand phrased as conditions
     widths = page.eval_on_selector_all("#hand img", "els => els.map(e => e.getBoundingClientRect().width)")
     assert min(widths) >= 40, widths
-    assert page.locator("#me-name").inner_text().startswith("East") and "(East)" not in page.locator("#me-name").inner_text()
+    me = page.locator("#me-name").inner_text()
+    assert me.startswith("East") and "(East)" not in me
     assert page.locator("#st-event").inner_text() == "You discarded 7z and declared riichi"
     overlaps = page.eval_on_selector_all("#overlay text.tile-label", """els => {
         const r = els.map(e => e.getBoundingClientRect()); let n = 0;
         for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++)
-          if (r[i].left < r[j].right - 1 && r[j].left < r[i].right - 1 && r[i].top < r[j].bottom - 1 && r[j].top < r[i].bottom - 1) n++;
+          if (r[i].left < r[j].right - 1 && r[j].left < r[i].right - 1
+              && r[i].top < r[j].bottom - 1 && r[j].top < r[i].bottom - 1) n++;
         return n; }""")
     assert overlaps == 0
     hidden = page.locator('#calls .seat-calls[data-seat="1"] li.maybe[data-kind="pong"]').inner_text()
