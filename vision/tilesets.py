@@ -389,7 +389,9 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
         drop = len(ts.codes) - MAX_EXAMPLES
         ts.crops, ts.codes, ts.added = ts.crops[drop:], ts.codes[drop:], ts.added[drop:]
         old_n = max(0, old_n - drop)
-    shipped = shipped_head()
+    # the head of the classifier that reads (a candidate model's own, beside its file), else the shipped one
+    cls_path = getattr(recognizer, "cls_path", None)
+    shipped = shipped_head(Path(cls_path).parent if cls_path else None)
     current = ts.head_for(shipped) or shipped
     labels = np.array([KINDS.index(c) for c in ts.codes], np.int64)
     rng = np.random.default_rng(seed)
