@@ -32,15 +32,20 @@ def test_layout_rows_of_each_rule_system():
     assert sum(map(len, kaki)) == 33
 
 
-def _tile(x, y, w=30, h=40, conf=0.9):
-    return {"corners": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]], "confidence": conf}
+def _tile(x, y, w=30, h=40, conf=0.9, code=None):
+    t = {"corners": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]], "confidence": conf}
+    if code:
+        t["top3"] = [{"code": code, "p": conf}]
+    return t
 
 
 def test_assign_rows_reads_rows_left_to_right_and_drops_strays():
     rows = [["1m", "9m"], ["1p", "2p", "3p"]]
-    tiles = [_tile(100 + 34 * i, 200) for i in range(3)] + [_tile(100 + 34 * i, 100) for i in range(2)]
-    tiles.append(_tile(300, 150, 12, 12))          # a small mark on the cloth: not of the layout's size
-    tiles.append(_tile(168 + 17, 200))             # a box astride two tiles of row 2
+    tiles = [_tile(100 + 34 * i, 200, code=c) for i, c in enumerate(["1p", "2p", "3p"])] + \
+        [_tile(100 + 34 * i, 100, code=c) for i, c in enumerate(["1m", "9m"])]
+    tiles.append(_tile(300, 150, 12, 12))          # a small mark on the cloth: no neighbour of its size
+    tiles.append(_tile(134 + 17, 200, conf=0.4, code="bk"))     # a box astride two tiles of row 2
+    tiles.append(_tile(202, 200, conf=0.3, code="5z"))          # the cloth's pattern beyond the row
     order = np.random.default_rng(1).permutation(len(tiles))
     shuffled = [tiles[i] for i in order]
     got = {tuple(shuffled[i]["corners"][0]): c for i, c in T.assign_rows(shuffled, rows)}

