@@ -120,8 +120,6 @@ def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]]) -> list[tuple[in
     if not tiles:
         raise TileSetError("no tile found in the photo")
     corners = np.array([np.asarray(t.corners if hasattr(t, "corners") else t["corners"], float) for t in tiles])
-    scores = np.array([float(getattr(t, "confidence", 1.0) if hasattr(t, "corners") else t.get("confidence", 1.0))
-                       for t in tiles])
     readings = [_readings(t) for t in tiles]
     obb = G.quad_to_obb(corners)
     # how surely each box is one of the layout's tiles (stray boxes on a patterned cloth read as other kinds)
