@@ -123,7 +123,7 @@ def web(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("fuzzweb")
     app = create_app({"FEED": ScriptedDemoFeed(auto=False, fps=20), "DATA_DIR": str(root),
-                      "MATCH_DB": str(root / "m.db"), "TESTING": True, "ART_ROOT": str(root / "no-art")})
+                      "MATCH_DB": str(root / "m.db"), "TESTING": True})
     app.extensions["hub"].start()
     c = app.test_client()
     assert c.post("/api/matches", json={"variant": "sanma", "players": ["A", "B", "C"]}).status_code == 201

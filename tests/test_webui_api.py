@@ -20,7 +20,7 @@ def shared_app(tmp_path_factory):
     root = tmp_path_factory.mktemp("webui")
     feed = ScriptedDemoFeed(auto=False, fps=20)
     app = create_app({"FEED": feed, "DATA_DIR": str(root), "MATCH_DB": str(root / "m.db"), "TESTING": True,
-                      "MAX_CONTENT_LENGTH": 256 * 1024, "ART_ROOT": str(root / "no-art")})  # procedural faces: fast
+                      "MAX_CONTENT_LENGTH": 256 * 1024})
     app.extensions["hub"].start()
     yield app
     app.extensions["hub"].stop()
@@ -454,10 +454,37 @@ def test_photo_with_an_injected_analyser(app, client):
 def test_tile_images_are_cached(client):
     resp = client.get("/tiles/5p.png")
     assert resp.status_code == 200 and resp.mimetype == "image/png" and "max-age" in resp.headers["Cache-Control"]
-    assert cv2.imdecode(np.frombuffer(resp.data, np.uint8), cv2.IMREAD_COLOR).shape == (96, 72, 3)
+    assert cv2.imdecode(np.frombuffer(resp.data, np.uint8), cv2.IMREAD_COLOR).shape == (128, 96, 3)
     again = client.get("/tiles/5p.png", headers={"If-None-Match": resp.headers["ETag"]})
     assert again.status_code == 304
     err(client.get("/tiles/5x.png"), 404, "unknown tile")
+
+
+def test_every_tile_has_its_image_built_and_the_page_renders_none(app, client, tmp_path):
+    from vision.inference import KINDS
+
+    for code in KINDS[:-1]:
+        assert client.get(f"/tiles/{code}.png").status_code == 200, code
+    app.config["TILES_DIR"] = str(tmp_path / "none-here")
+    try:
+        err(client.get("/tiles/7p.png"), 503, "python -m webui.make_tiles")
+    finally:
+        app.config["TILES_DIR"] = None
+
+
+def test_run_time_code_does_not_import_the_renderer():
+    """Importing the web app and the live pipeline, and serving a page, loads nothing from datasets/."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from webui import create_app; import vision.live, vision.inference, vision.tilesets; "
+            "app = create_app({'TESTING': True}); c = app.test_client(); c.get('/'); c.get('/tiles/5p.png'); "
+            "app.extensions['hub'].stop(); "
+            "bad = sorted(m for m in sys.modules if m == 'datasets' or m.startswith('datasets.')); "
+            "print(','.join(bad))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == ""
 
 
 def test_furiten_is_a_warning_with_a_label(app, client):

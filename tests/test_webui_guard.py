@@ -19,7 +19,7 @@ NEW_MATCH = '{"variant": "sanma", "players": ["A", "B", "C"]}'
 @pytest.fixture
 def app(tmp_path):
     app = create_app({"FEED": ScriptedDemoFeed(auto=False, fps=20), "DATA_DIR": str(tmp_path),
-                      "MATCH_DB": str(tmp_path / "m.db"), "TESTING": True, "ART_ROOT": str(tmp_path / "no-art")})
+                      "MATCH_DB": str(tmp_path / "m.db"), "TESTING": True})
     yield app
     app.extensions["hub"].stop()
 

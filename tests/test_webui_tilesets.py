@@ -41,8 +41,7 @@ class CameraLikeFeed(ScriptedDemoFeed):
 def app(tmp_path, monkeypatch):
     monkeypatch.setenv("MAHJONG_ASSISTANT_TILESETS", str(tmp_path / "sets"))
     feed = CameraLikeFeed()
-    app = create_app({"FEED": feed, "DATA_DIR": str(tmp_path), "MATCH_DB": str(tmp_path / "m.db"), "TESTING": True,
-                      "ART_ROOT": str(tmp_path / "no-art")})
+    app = create_app({"FEED": feed, "DATA_DIR": str(tmp_path), "MATCH_DB": str(tmp_path / "m.db"), "TESTING": True})
     app.extensions["hub"].start()
     yield app
     app.extensions["hub"].stop()

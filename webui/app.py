@@ -13,7 +13,7 @@ Configuration keys (``app.config``; every one has a default):
 ``ANALYZE_IMAGE``         ``analyze_image(bytes) -> snapshot`` for the photo page (default: ``analyze_photo``)
 ``ACCESS_TOKEN``          required on every request when set (cookie, ``?token=`` or ``X-Access-Token``)
 ``MAX_CONTENT_LENGTH``    upload limit in bytes (8 MB)
-``ART_ROOT``              tile artwork (default ``$MAHJONG_ART`` or ``../shared/art``); procedural faces without
+``TILES_DIR``             the tile images (default ``webui/static/tiles``, built by ``python -m webui.make_tiles``)
 ``DEMO_STEP_SECONDS``     seconds per step of the demo hand (2.0)
 ``STREAM_FPS``            frames per second sent to each MJPEG viewer at most (10)
 ========================  ==========================================================================
@@ -73,7 +73,7 @@ def _defaults() -> dict[str, Any]:
         "FEED": None, "VARIANT": "sanma", "MATCH_DB": str(default_db_path()), "DATA_DIR": str(data),
         "CORRECTIONS_DIR": None, "CALIBRATION_DIR": None, "SETTINGS_FILE": None,
         "ANALYZE_IMAGE": analyze_photo, "ACCESS_TOKEN": None, "MAX_CONTENT_LENGTH": 8 * 1024 * 1024,
-        "ART_ROOT": None, "DEMO_STEP_SECONDS": 2.0, "STREAM_FPS": 10.0, "TILE_CACHE_SECONDS": 86400,
+        "TILES_DIR": None, "DEMO_STEP_SECONDS": 2.0, "STREAM_FPS": 10.0, "TILE_CACHE_SECONDS": 86400,
     }
 
 

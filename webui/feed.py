@@ -57,9 +57,9 @@ def default_analyze_image(data: bytes) -> dict[str, Any]:
 
 
 def _tile_codes() -> frozenset[str]:
-    from datasets.codes import TILE_CODES
+    from vision.inference import KINDS
 
-    return frozenset(TILE_CODES)
+    return frozenset(k for k in KINDS if k != "none")
 
 
 TILE_CODES = _tile_codes()
@@ -287,9 +287,10 @@ class TableFeed:
         image = self.frame_image()
         if tile is None or image is None:
             return None
-        from datasets.crops import rectify
+        from vision import geometry as G
 
-        return rectify(image, np.asarray(tile["corners"], np.float32))
+        obb = G.quad_to_obb(np.asarray(tile["corners"], np.float64).reshape(1, 4, 2))
+        return G.warp_crops(image, obb, G.CROP_SIZE)[0]   # as the classifier reads it
 
     def frame_image(self) -> np.ndarray | None:
         """The latest frame decoded as BGR (for crops and calibration)."""

@@ -1,17 +1,15 @@
-"""Tile images: ``/tiles/<code>.png`` rendered from the shared art pack (``datasets.art``, read in place,
-never copied into the repository), else from the project's procedural faces (``datasets.procedural``).
+"""Tile images: ``/tiles/<code>.png``, the files ``webui/static/tiles/<code>.png`` rendered ahead of time by
+``python -m webui.make_tiles`` (the page never renders tiles: run-time code does not import ``datasets``).
 
-Images are rendered once per process, kept in memory and sent with a long ``Cache-Control`` and an ETag.
+Each file is read once per process and sent with a long ``Cache-Control`` and an ETag.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from pathlib import Path
 
-import cv2
 from flask import Blueprint, Response, current_app, request
 
 from .errors import ApiError
@@ -19,71 +17,23 @@ from .feed import TILE_CODES
 
 bp = Blueprint("tiles", __name__)
 
-SIZE = (72, 96)  # width, height: shown at 36 x 48 CSS pixels (sharp on 2x screens)
-BODY = (236, 246, 249)  # BGR ivory
-PREFERRED_SETS = ("fluffystuff/Regular", "samoheen-hk", "imahjong-fonts/glyph-svg/HK", "lietxia")
+TILES_DIR = Path(__file__).resolve().parent / "static" / "tiles"
 
 _lock = threading.Lock()
 _cache: dict[str, tuple[bytes, str]] = {}
-_library = None
-_library_root: str | None = None
 
 
-def art_root(config_root: str | None) -> Path:
-    """``ART_ROOT``, else ``$MAHJONG_ART``, else ``shared/art`` beside the project, else ``../shared/art``."""
-    if config_root:
-        return Path(config_root)
-    env = os.environ.get("MAHJONG_ART")
-    if env:
-        return Path(env)
-    beside = Path(__file__).resolve().parents[2] / "shared" / "art"
-    return beside if beside.is_dir() else Path.cwd() / ".." / "shared" / "art"
-
-
-def _art(root: Path):
-    global _library, _library_root
-    if _library is None or _library_root != str(root):
-        try:
-            from datasets.art import ArtLibrary
-
-            _library, _library_root = ArtLibrary(root), str(root)
-        except Exception:  # no art support at all: procedural faces
-            _library, _library_root = False, str(root)
-    return _library or None
-
-
-def render_tile(code: str, root: Path) -> bytes:
-    """PNG bytes of one tile face (art-pack face when available, else procedural)."""
-    from datasets.procedural import compose_face, render_face
-
-    face = None
-    lib = _art(root)
-    if lib is not None and code != "bk":
-        entries = lib.entries(code)
-        for key in PREFERRED_SETS:
-            entry = next((e for e in entries if e.set_key == key), None)
-            if entry is not None:
-                ink = lib.ink(entry, SIZE)
-                if ink is not None:
-                    face = compose_face(ink, BODY)
-                    break
-    if face is None:
-        face = render_face(code, face_colour=BODY, size=SIZE)
-    ok, buf = cv2.imencode(".png", face)
-    if not ok:  # pragma: no cover
-        raise RuntimeError(f"cannot encode tile {code}")
-    return buf.tobytes()
-
-
-def tile_png(code: str, root: Path) -> tuple[bytes, str]:
+def tile_png(code: str, folder: Path = TILES_DIR) -> tuple[bytes, str]:
+    """(PNG bytes, ETag) of one tile image; FileNotFoundError when the images were not built."""
+    key = f"{folder}/{code}"
     with _lock:
-        hit = _cache.get(code)
-        if hit is not None and _library_root == str(root):
-            return hit
-    data = render_tile(code, root)
+        hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    data = (folder / f"{code}.png").read_bytes()
     etag = hashlib.sha1(data).hexdigest()[:16]
     with _lock:
-        _cache[code] = (data, etag)
+        _cache[key] = (data, etag)
     return data, etag
 
 
@@ -91,7 +41,10 @@ def tile_png(code: str, root: Path) -> tuple[bytes, str]:
 def tile(code: str):
     if code not in TILE_CODES:
         raise ApiError(f"unknown tile {code!r}", 404)
-    data, etag = tile_png(code, art_root(current_app.config.get("ART_ROOT")))
+    try:
+        data, etag = tile_png(code, Path(current_app.config.get("TILES_DIR") or TILES_DIR))
+    except FileNotFoundError:
+        raise ApiError("the tile images are not built: run `python -m webui.make_tiles`", 503) from None
     if request.if_none_match and etag in request.if_none_match:
         return Response(status=304, headers={"ETag": f'"{etag}"'})
     age = int(current_app.config.get("TILE_CACHE_SECONDS", 86400))
