@@ -447,7 +447,6 @@ def estimate_from_tiles(detections, image_size: tuple[int, int], tile_width_mm: 
         # second pass without the tiles that stand (a seat camera sees its own hand's faces upright)
         Hn0 = best[0] @ N
         probe = Calibration(Hn0 / Hn0[2, 2], tuple(image_size))
-        from .reconstruct import standing_tiles
 
         xy0 = apply_h(probe.homography, quads.mean(1))
         width0 = np.linalg.norm(apply_h(probe.homography, (quads[:, 1] + quads[:, 2]) / 2)
@@ -548,3 +547,28 @@ def estimate_centre(xy: np.ndarray, codes: list[str], lying: np.ndarray, tile_w:
                     new[axis] = centre[axis] + (sides[1] - sides[0]) / 2
         centre = new
     return centre
+
+
+def standing_tiles(calibration: Calibration, quads: np.ndarray, xy: np.ndarray, width: np.ndarray,
+                   face_height: float, errors: bool = False):
+    """Which quads are standing tiles: their image "up" vector matches a vertical tile at that spot better
+    than any of the four ways a tile can lie flat there (needs the camera pose; without it, a mapped shape
+    much taller than a lying tile). With ``errors``: (standing, relative distance of each "up" from a
+    standing tile's vertical)."""
+    n = len(quads)
+    up_img = (quads[:, 0] + quads[:, 1]) / 2 - (quads[:, 3] + quads[:, 2]) / 2
+    tw = float(np.median(width)) if n else 26.0
+    th = 1.36 * tw
+    to_img = {z: np.linalg.inv(calibration.homography_at(z)) for z in (0.0, face_height, th)}
+    # standing: the face centre is about half a tile high; its up is the vertical
+    centre_img = quads.mean(1)
+    base = apply_h(calibration.homography_at(th / 2), centre_img)
+    v_stand = apply_h(to_img[th], base) - apply_h(to_img[0.0], base)
+    e_stand = np.minimum(np.linalg.norm(up_img - v_stand, axis=1), np.linalg.norm(up_img + v_stand, axis=1))
+    e_stand /= np.maximum(np.linalg.norm(v_stand, axis=1), 1e-6)
+    # lying (any turn): the up vector maps to a tile height on the face plane
+    up_table = apply_h(calibration.homography_at(face_height), centre_img + up_img / 2) - \
+        apply_h(calibration.homography_at(face_height), centre_img - up_img / 2)
+    e_lie = np.abs(np.linalg.norm(up_table, axis=1) / np.maximum(width, 1e-6) / 1.36 - 1)
+    standing = (e_stand < 0.35) & (e_lie > 0.15) & (e_stand < 0.6 * e_lie)
+    return (standing, e_stand) if errors else standing

@@ -1098,7 +1098,7 @@ def _describe(t: _Table, g: _Target, ctx: _Ctx) -> str:
                            "bonus": list(s.bonus), "norths": list(s.norths)} for i, s in enumerate(seats)],
                 "dora_indicators": list(dora), "centre_discards": list(centre)}
     try:
-        from .live import describe_change
+        from .observation import describe_change
 
         before = as_dict(t.seats, [s.hand for s in t.seats], t.dora, t.centre)
         after = as_dict(g.seats, [v.hand if i == ctx.camera else () for i, v in enumerate(g.seats)], g.dora, g.centre)

@@ -20,62 +20,22 @@ from pathlib import Path
 
 import numpy as np
 
-HEAD_FILE = "classifier_head_finetuned.npz"
-
-
-def data_dir() -> Path:
-    return Path(os.environ.get("MAHJONG_ASSISTANT_WEB_DATA", Path.home() / ".local/share/mahjong-assistant/web"))
-
-
-def finetuned_head_path() -> Path:
-    return Path(os.environ.get("MAHJONG_FINETUNED_HEAD", data_dir() / HEAD_FILE))
-
-
-def head_fingerprint(head: dict[str, np.ndarray]) -> str:
-    """Identifies a shipped kind head: a finetuned head is only valid on top of the model it was trained from."""
-    import hashlib
-
-    h = hashlib.sha256(np.ascontiguousarray(head["weight"], np.float32).tobytes())
-    h.update(np.ascontiguousarray(head["bias"], np.float32).tobytes())
-    return h.hexdigest()[:16]
-
-
-def shipped_head(models_dir: Path | None = None) -> dict[str, np.ndarray]:
-    from .inference import CLASSIFIER_PATH
-
-    path = (models_dir or CLASSIFIER_PATH.parent) / "classifier_head.npz"
-    with np.load(path) as z:
-        return {"weight": z["weight"].astype(np.float32), "bias": z["bias"].astype(np.float32)}
-
-
-def load_head(path: Path | None = None) -> dict[str, np.ndarray] | None:
-    """The finetuned head if one was saved (and fits the shipped model), else None."""
-    path = path or finetuned_head_path()
-    if not path.is_file():
-        return None
-    try:
-        with np.load(path) as z:
-            head = {"weight": z["weight"].astype(np.float32), "bias": z["bias"].astype(np.float32)}
-            base = str(z["base"]) if "base" in z.files else None
-    except (OSError, ValueError, KeyError):
-        return None
-    try:
-        ref = shipped_head()
-    except OSError:
-        return None
-    if head["weight"].shape != ref["weight"].shape or base != head_fingerprint(ref):
-        # trained on top of another (older) shipped model: its features mean something else now
-        print(f"ignoring {path}: it was finetuned from a different classifier (run `mahjong-assistant finetune` "
-              "again)", file=sys.stderr)
-        return None
-    return head
+from .heads import (  # noqa: F401 - the head files and their training live in vision.heads
+    HEAD_FILE,
+    data_dir,
+    finetuned_head_path,
+    head_fingerprint,
+    load_head,
+    shipped_head,
+    train_head,
+)
 
 
 def read_corrections(root: Path) -> list[tuple[np.ndarray, str]]:
     """(crop image, corrected code) for every stored correction whose crop can be read."""
     import cv2
 
-    from .inference import KINDS
+    from .kinds import KINDS
 
     path = root / "corrections.jsonl"
     if not path.is_file():
@@ -97,31 +57,6 @@ def read_corrections(root: Path) -> list[tuple[np.ndarray, str]]:
             if image is not None:
                 out.append((cv2.resize(image, (72, 96), interpolation=cv2.INTER_AREA), code))
     return out
-
-
-def _softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
-
-
-def train_head(feats: np.ndarray, labels: np.ndarray, init: dict[str, np.ndarray], steps: int = 300,
-               lr: float = 0.5, decay: float = 1e-3) -> dict[str, np.ndarray]:
-    """Softmax regression on features from the shipped head, pulled back towards it by ``decay``."""
-    w, b = init["weight"].astype(np.float64).copy(), init["bias"].astype(np.float64).copy()
-    w0, b0 = w.copy(), b.copy()
-    scale = np.abs(feats).mean() + 1e-6
-    x = feats / scale  # keep the step size independent of the feature scale
-    w *= scale
-    w0 *= scale
-    onehot = np.eye(w.shape[0])[labels]
-    n = len(x)
-    for _ in range(steps):
-        p = _softmax(x @ w.T + b)
-        g = (p - onehot) / n
-        w -= lr * (g.T @ x + decay * (w - w0))
-        b -= lr * (g.sum(axis=0) + decay * (b - b0))
-    return {"weight": (w / scale).astype(np.float32), "bias": b.astype(np.float32)}
 
 
 def finetune(corrections_dir: Path, holdout: float = 0.25, seed: int = 0, steps: int = 300,

@@ -21,22 +21,7 @@ import cv2
 import numpy as np
 
 from . import geometry as G
-
-MODELS_DIR = Path(os.environ.get("MAHJONG_MODELS", Path(__file__).resolve().parents[1] / "models"))
-DETECTOR_PATH = MODELS_DIR / "detector.onnx"
-CLASSIFIER_PATH = MODELS_DIR / "classifier.onnx"
-
-#: classifier classes: the 55 codes of datasets.codes.TILE_CODES (canonical order) + "none" (not a tile)
-KINDS: tuple[str, ...] = (
-    "1m", "2m", "3m", "4m", "0m", "5m", "6m", "7m", "8m", "9m",
-    "1p", "2p", "3p", "4p", "0p", "5p", "6p", "7p", "8p", "9p",
-    "1s", "2s", "3s", "4s", "0s", "5s", "6s", "7s", "8s", "9s",
-    "1z", "2z", "3z", "4z", "5z", "6z", "7z",
-    "1f", "2f", "3f", "4f", "1g", "2g", "3g", "4g", "1a", "2a", "3a", "4a", "1h", "2h", "3h", "4h",
-    "jk", "bk", "none",
-)
-NONE_INDEX = KINDS.index("none")
-BACK_INDEX = KINDS.index("bk")
+from .kinds import BACK_INDEX, CLASSIFIER_PATH, DETECTOR_PATH, KINDS, MODELS_DIR, NONE_INDEX  # noqa: F401
 
 DETECT_LONG_SIDE = 640
 DETECT_SCALES: tuple[int, ...] = (640, 320)  # long sides the detector runs at (see detect_boxes)
@@ -193,7 +178,7 @@ class TileRecognizer:
         self.head = None  # a finetuned kind head (weight [56, F], bias [56]) replacing the shipped one
         self._has_features = any(o.name == "features" for o in self.cls.get_outputs())
         if head == "auto":
-            from .finetune import load_head
+            from .heads import load_head
 
             self.head = load_head() if self._has_features else None
         elif head is not None:
@@ -220,7 +205,7 @@ class TileRecognizer:
         if tileset is None:
             return
         if self._has_features:
-            from .finetune import shipped_head
+            from .heads import shipped_head
 
             try:
                 head = tileset.head_for(shipped_head(Path(self.cls_path).parent))

@@ -53,6 +53,7 @@ import numpy as np
 
 from . import geometry as G
 from .inference import BACK_INDEX, COARSE_MIN_SIDE, KINDS, NONE_INDEX, empty_boxes, normalize_image, recheck_turned
+from .observation import describe_change
 from .rows import complete_rows
 from .tracking import TileTracker
 
@@ -64,47 +65,6 @@ FULL_PASS_S = 2.0          # a full detector pass at least this often, whatever 
 LARGE_CHANGE = 0.4         # changed share of the frame above which a full pass is run
 MARGIN_TILES = 2.0         # a changed region is detected with this many tile sizes around it
 COARSE_SAFETY = 1.5        # the coarse pass is kept unless faces stay this many times below its minimum
-
-
-def _seat_name(position) -> str:
-    return "table" if position is None else f"seat {position}"
-
-
-def describe_change(before: dict | None, after: dict) -> str:
-    """A short text of what changed between two observations (dicts of ``TableObservation.to_dict``)."""
-    if before is None:
-        return ""
-    parts: list[str] = []
-    old = {s["position"]: s for s in before.get("seats", [])}
-    for s in after.get("seats", []):
-        p, o = s["position"], old.get(s["position"])
-        if o is None:
-            continue
-        if s["discards"][:len(o["discards"])] == o["discards"] and len(s["discards"]) > len(o["discards"]):
-            for c in s["discards"][len(o["discards"]):]:
-                parts.append(f"{_seat_name(p)} discarded {c}")
-        elif s["discards"] != o["discards"]:
-            parts.append(f"{_seat_name(p)} discards changed")
-        new_melds = [m["notation"] or "".join(m["tiles"]) for m in s["melds"]]
-        old_melds = [m["notation"] or "".join(m["tiles"]) for m in o["melds"]]
-        for m in Counter(new_melds) - Counter(old_melds):
-            parts.append(f"{_seat_name(p)} called {m}")
-        gained = Counter(s["hand"]) - Counter(o["hand"])
-        lost = Counter(o["hand"]) - Counter(s["hand"])
-        if len(s["hand"]) == len(o["hand"]) + 1 and sum(gained.values()) == 1:
-            parts.append(f"{_seat_name(p)} drew {next(iter(gained))}" if next(iter(gained)) != "bk"
-                         else f"{_seat_name(p)} drew")
-        elif gained or lost:
-            if not any(x.startswith(_seat_name(p)) for x in parts):
-                parts.append(f"{_seat_name(p)} hand changed")
-        for c in (Counter(s["bonus"] + s["norths"]) - Counter(o["bonus"] + o["norths"])).elements():
-            parts.append(f"{_seat_name(p)} set aside {c}")
-    new_dora = Counter(after.get("dora_indicators", [])) - Counter(before.get("dora_indicators", []))
-    for c in new_dora.elements():
-        parts.append(f"new dora indicator {c}")
-    for c in (Counter(after.get("centre_discards", [])) - Counter(before.get("centre_discards", []))).elements():
-        parts.append(f"{c} discarded to the centre")
-    return "; ".join(parts)
 
 
 class ChangeDetector:

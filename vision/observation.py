@@ -22,6 +22,7 @@ Seats are *positions* on the physical table (0 = near side / camera player, then
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 #: JSON schema of :meth:`TableObservation.to_dict` (draft 2020-12).
@@ -192,3 +193,44 @@ class TableObservation:
         for p in self.problems:
             lines.append(f"problem ({p.kind}): {p.message}")
         return "\n".join(lines)
+
+
+def _seat_name(position) -> str:
+    return "table" if position is None else f"seat {position}"
+
+
+def describe_change(before: dict | None, after: dict) -> str:
+    """A short text of what changed between two observations (dicts of ``TableObservation.to_dict``)."""
+    if before is None:
+        return ""
+    parts: list[str] = []
+    old = {s["position"]: s for s in before.get("seats", [])}
+    for s in after.get("seats", []):
+        p, o = s["position"], old.get(s["position"])
+        if o is None:
+            continue
+        if s["discards"][:len(o["discards"])] == o["discards"] and len(s["discards"]) > len(o["discards"]):
+            for c in s["discards"][len(o["discards"]):]:
+                parts.append(f"{_seat_name(p)} discarded {c}")
+        elif s["discards"] != o["discards"]:
+            parts.append(f"{_seat_name(p)} discards changed")
+        new_melds = [m["notation"] or "".join(m["tiles"]) for m in s["melds"]]
+        old_melds = [m["notation"] or "".join(m["tiles"]) for m in o["melds"]]
+        for m in Counter(new_melds) - Counter(old_melds):
+            parts.append(f"{_seat_name(p)} called {m}")
+        gained = Counter(s["hand"]) - Counter(o["hand"])
+        lost = Counter(o["hand"]) - Counter(s["hand"])
+        if len(s["hand"]) == len(o["hand"]) + 1 and sum(gained.values()) == 1:
+            parts.append(f"{_seat_name(p)} drew {next(iter(gained))}" if next(iter(gained)) != "bk"
+                         else f"{_seat_name(p)} drew")
+        elif gained or lost:
+            if not any(x.startswith(_seat_name(p)) for x in parts):
+                parts.append(f"{_seat_name(p)} hand changed")
+        for c in (Counter(s["bonus"] + s["norths"]) - Counter(o["bonus"] + o["norths"])).elements():
+            parts.append(f"{_seat_name(p)} set aside {c}")
+    new_dora = Counter(after.get("dora_indicators", [])) - Counter(before.get("dora_indicators", []))
+    for c in new_dora.elements():
+        parts.append(f"new dora indicator {c}")
+    for c in (Counter(after.get("centre_discards", [])) - Counter(before.get("centre_discards", []))).elements():
+        parts.append(f"{c} discarded to the centre")
+    return "; ".join(parts)

@@ -264,7 +264,7 @@ def complete_rows(image: np.ndarray, obb: np.ndarray, probs: np.ndarray, classif
     n = len(obb)
     k_all = probs.shape[1] if n else 0
     if none_index is None or back_index is None:
-        from .inference import BACK_INDEX, NONE_INDEX
+        from .kinds import BACK_INDEX, NONE_INDEX
 
         none_index = NONE_INDEX if none_index is None else none_index
         back_index = BACK_INDEX if back_index is None else back_index

@@ -346,7 +346,7 @@ class TileSet:
 
     def head_for(self, shipped: dict[str, np.ndarray]) -> dict[str, np.ndarray] | None:
         """The adapted head if it was trained on top of ``shipped`` (the current classifier), else None."""
-        from .finetune import head_fingerprint
+        from .heads import head_fingerprint
 
         if self.head is None or "base" not in self.head:
             return None
@@ -443,7 +443,7 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
           holdout: float = 0.25, seed: int = 0, steps: int = 200) -> dict:
     """Add examples to ``ts`` and adapt its head (see the module's doc). Returns a report: examples added,
     held-back accuracy before/after, whether the new head was kept, seconds taken. Saves the set."""
-    from .finetune import head_fingerprint, shipped_head, train_head
+    from .heads import head_fingerprint, shipped_head, train_head
     from .inference import KINDS
 
     t0 = time.perf_counter()
