@@ -143,6 +143,18 @@ def evaluate_hand(variant: str, seed: int, *, noise: float = 0.03, recognizer=No
             "taps": getattr(inf, "taps_used", 0)}
 
 
+def _by_view(results: Sequence[dict]) -> dict[str, dict]:
+    """Hands, events in order and hands followed to the end, per camera view."""
+    out: dict[str, dict] = {}
+    for r in results:
+        v = out.setdefault(r["view"], {"hands": 0, "events": 0, "matched": 0, "followed_to_end": 0})
+        v["hands"] += 1
+        v["events"] += r["events"]
+        v["matched"] += r["matched"]
+        v["followed_to_end"] += r["matched"] == r["events"]
+    return out
+
+
 def run(variants: Sequence[str], hands: int, seed: int = 0, **kw) -> dict:
     out = {}
     for v in variants:
@@ -152,6 +164,8 @@ def run(variants: Sequence[str], hands: int, seed: int = 0, **kw) -> dict:
                   "events": sum(r["events"] for r in results), "matched": sum(r["matched"] for r in results),
                   "frames": sum(r["frames"] for r in results), "problems": sum(r["problems"] for r in results),
                   "taps": sum(r["taps"] for r in results),
+                  "followed_to_end": sum(r["matched"] == r["events"] for r in results),
+                  "views": _by_view(results),
                   "failures": [r for r in results if not r["exact"]][:5],
                   "seconds": round(time.perf_counter() - t0, 1)}
     return out
@@ -198,7 +212,10 @@ def cmd_eval_video(args: argparse.Namespace) -> int:
         print(f"  {v:<11} exact hands {r['exact']:>3}/{r['hands']:<3}  events {r['matched']:>5}/{r['events']:<5} "
               f"{pct:5.1f}%  frames {r['frames']:>5}  problems {r['problems']:>4}"
               + (f"  taps {r['taps']:>3}" if args.taps else "") + f"  ({r['seconds']} s)")
-        if args.verbose:
+        print(f"              followed to the end {r['followed_to_end']}/{r['hands']}; per view: " + ", ".join(
+            f"{view} {x['matched']}/{x['events']} events, {x['followed_to_end']}/{x['hands']} to the end"
+            for view, x in sorted(r["views"].items())))
+        if args.verbose or args.from_images:   # where each lost hand went wrong
             for f in r["failures"]:
                 print(f"      seed {f['seed']} ({f['view']}): {f['first_difference']}")
                 if f["first_problem"]:
