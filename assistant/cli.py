@@ -482,7 +482,19 @@ def cmd_variants(args: argparse.Namespace) -> int:
 # --- parser ----------------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_word(argv: Sequence[str] | None) -> str | None:
+    """The subcommand ``argv`` names (its first word that is not an option), or None."""
+    for a in (sys.argv[1:] if argv is None else argv):
+        if not a.startswith("-"):
+            return a
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line. Providers that list their commands (``COMMANDS``: name -> help) are only loaded in full
+    when ``argv`` runs one of them; otherwise their commands are listed by name (a quick ``--help`` and engine
+    commands that load neither OpenCV nor Flask)."""
+    word = _command_word(argv)
     parser = argparse.ArgumentParser(
         prog="mahjong-assistant",
         description="Mahjong table assistant: waits, shanten, discard advice (and more) for "
@@ -554,16 +566,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--options", action="store_true", help="also list each table option with its default")
     p.set_defaults(func=cmd_variants)
 
-    from .match_cli import register as register_match
+    if word == "match":
+        from .match_cli import register as register_match
 
-    register_match(sub)
+        register_match(sub)
+    else:
+        sub.add_parser("match", help="keep the score of a whole match (events, standings, export)")
 
     for ep in _command_providers():
         try:
+            summary = _summary(ep)
+            if summary is not None and word not in summary:
+                for name, text in summary.items():
+                    sub.add_parser(name, help=text)
+                continue
             ep.load()(sub)
         except Exception as e:  # a broken optional provider must not break the engine commands
             print(f"warning: command provider {ep.name} failed to load: {e}", file=sys.stderr)
     return parser
+
+
+def _summary(ep: metadata.EntryPoint) -> dict[str, str] | None:
+    """The provider module's ``COMMANDS`` (name -> help), or None when it has none."""
+    import importlib
+
+    module = importlib.import_module(ep.value.split(":")[0])
+    commands = getattr(module, "COMMANDS", None)
+    return dict(commands) if isinstance(commands, dict) else None
 
 
 def _command_providers() -> list[metadata.EntryPoint]:
@@ -574,7 +603,7 @@ def _command_providers() -> list[metadata.EntryPoint]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -6,6 +6,20 @@ from __future__ import annotations
 import argparse
 import json
 
+#: the commands :func:`register` adds (name -> help): ``mahjong-assistant`` lists them without loading them
+COMMANDS = {
+    "cameras": "list attached cameras",
+    "detect": "recognise the tiles in one image",
+    "eval-models": "evaluate the tile models (synthetic, real crops, real scenes, latency)",
+    "calibrate": "save or show a camera's table calibration",
+    "reconstruct": "rebuild the table from a photo or from `detect --json` output",
+    "eval-reconstruction": "how often generated tables are reconstructed exactly",
+    "analyze": "tiles in a photo, the rebuilt table, and the own hand's waits and advice",
+    "finetune": "retrain the classifier's last layer on your tile corrections",
+    "tileset": "teach the assistant your own tile set (enroll from one photo, learn from corrected photos)",
+    "eval-video": "how often the events of generated hands are inferred exactly",
+}
+
 
 def cmd_cameras(args: argparse.Namespace) -> int:
     from .sources import list_cameras

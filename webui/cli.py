@@ -11,9 +11,9 @@ import socket
 import sys
 from typing import Any
 
-from .auth import needs_token, new_token
-
 DEFAULT_PORT = 8765
+#: the commands :func:`register` adds (name -> help): ``mahjong-assistant`` lists them without loading them
+COMMANDS = {"serve": "the web page: live table view, analysis, score sheet"}
 
 
 def make_feed(source: str | None, fps: float = 10.0, analyze: Any = None, *, variant: str = "sanma",
@@ -71,6 +71,7 @@ def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.
     from werkzeug.serving import make_server
 
     from .app import DEFAULT_DATA_DIR, create_app
+    from .auth import needs_token, new_token
 
     problem = _cannot_listen(host, port)
     if problem:   # before the models load and threads start: a clear message, exit 2
