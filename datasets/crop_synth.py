@@ -408,13 +408,17 @@ def lay_tiles(faces: Sequence[np.ndarray], rng: np.random.Generator, backgrounds
     else:
         bg = surface(rng, ch // 2, cw // 2)
         bg = cv2.resize(bg, (cw, ch), interpolation=cv2.INTER_LINEAR)
+    theta = _tile_angle(rng)
     depth = None
     if rng.random() < 0.85:
+        # the side that shows is the one towards the camera: a direction in the image (mostly down), whichever
+        # way the tile lies; drawn on the canvas turned back by the tile's angle (a side strip that turned
+        # with the tile would tell the classifier which way is up)
         a = rng.normal(math.pi / 2, 0.6) if rng.random() < 0.7 else rng.uniform(0, 2 * math.pi)
+        a -= math.radians(theta)
         depth = np.array([math.cos(a), math.sin(a)]) * rng.uniform(0.03, 0.45) * h
     canvas, quad, side = _tile_canvas(faces, rng, bg, body, layer, gap, depth)
     size = _size_px(rng)
-    theta = _tile_angle(rng)
     squash = 1.0 if rng.random() < 0.3 else float(rng.uniform(0.45, 1.0))
     centre = quad.mean(0)
     C = np.array([[1, 0, -centre[0]], [0, 1, -centre[1]], [0, 0, 1]], np.float64)   # main face at the origin

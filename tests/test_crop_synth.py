@@ -127,3 +127,22 @@ def test_big_boxes_are_area_averaged():
 
 def test_kinds_list():
     assert KINDS[-1] == "none" and KINDS[:-1] == TILE_CODES
+
+
+def test_the_visible_side_is_where_the_camera_is_not_where_the_tile_points():
+    """The side strip of a lying tile shows towards the camera (mostly down the image) whichever way the tile
+    lies: it must not turn with the tile (it would tell which way is up)."""
+    from datasets.crop_synth import lay_tiles
+
+    face = np.full((160, 120, 3), 230, np.uint8)
+    downs, ups = [], []
+    for i in range(120):
+        patch = lay_tiles([face], np.random.default_rng(i))
+        if patch.side is None:
+            continue
+        offset = patch.side.mean(0) - patch.quad.mean(0)      # image direction of the side
+        tile_up = (patch.quad[0] + patch.quad[1]) / 2 - (patch.quad[3] + patch.quad[2]) / 2
+        downs.append(offset[1] > 0)
+        ups.append(float(np.dot(offset, tile_up)) > 0)       # the side on the tile's top edge
+    assert np.mean(downs) > 0.7                  # towards the camera (down the image) most of the time
+    assert 0.2 < np.mean(ups) < 0.8              # on either edge of the tile, not always its bottom
