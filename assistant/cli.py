@@ -613,6 +613,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:  # TileError, StateError, MatchError are ValueErrors: a clear message, exit 2
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except RecursionError:   # e.g. JSON nested thousands deep
+        print("error: the input is nested too deeply to read (JSON arrays or objects thousands of levels deep)",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0
 

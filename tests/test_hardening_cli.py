@@ -110,3 +110,13 @@ def test_corrections_are_not_stored_twice(tmp_path):
     store.MAX = 2
     with pytest.raises(ValueError, match="holds 2 corrections already"):
         store.add({**rec, "code": "5z"}, None)
+
+
+def test_deeply_nested_json_inputs_are_clear_errors(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000 + "]" * 100000)
+    for args in (["calls", str(deep)], ["match", "import", str(deep), "--db", str(tmp_path / "m.db")],
+                 ["reconstruct", str(deep), "--variant", "sanma"]):
+        r = run(*args)
+        assert r.returncode == 2 and "nested too deeply" in r.stderr and "Traceback" not in r.stderr, args
+    assert not (tmp_path / "m.db").exists() or run("match", "list", "--db", str(tmp_path / "m.db")).returncode == 0
