@@ -104,10 +104,10 @@ def predict(model: TileClassifier, x: np.ndarray, device: str = "cpu", bs: int =
 _SYNTH = None
 
 
-def _make_synth(backgrounds_dir: str):
+def _make_synth(backgrounds_dir: str, per_code: int = 90, bonus_per_code: int = 220):
     from datasets.crop_synth import CropSynth, FaceBank
 
-    bank = FaceBank.cached()
+    bank = FaceBank.cached(per_code=per_code, bonus_per_code=bonus_per_code)
     backgrounds = []
     if backgrounds_dir and Path(backgrounds_dir).is_dir():
         for p in sorted(Path(backgrounds_dir).glob("*.jpg"))[:200]:
@@ -117,11 +117,11 @@ def _make_synth(backgrounds_dir: str):
     return CropSynth(bank, backgrounds)
 
 
-def _synth_init(backgrounds_dir: str) -> None:
+def _synth_init(backgrounds_dir: str, per_code: int = 90, bonus_per_code: int = 220) -> None:
     global _SYNTH
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
-    _SYNTH = _make_synth(backgrounds_dir)
+    _SYNTH = _make_synth(backgrounds_dir, per_code, bonus_per_code)
 
 
 def _synth_batch(job: tuple[int, int, int]):
@@ -134,7 +134,7 @@ def synth_batches(args, work: Path):
     (seed, k), whatever the number of workers). Workers are spawned (not forked: a fork of a process whose
     OpenCV/torch thread pools run can hang) and each loads the cached face bank."""
     t0 = time.time()
-    synth = _make_synth(args.real_backgrounds)     # builds the bank's cache once, here
+    synth = _make_synth(args.real_backgrounds, args.bank_per_code, args.bank_bonus)   # builds the bank's cache once
     print(f"face bank {len(synth.bank)} inks, {len(synth.backgrounds)} real backgrounds ({time.time() - t0:.0f}s)",
           flush=True)
 
@@ -146,7 +146,8 @@ def synth_batches(args, work: Path):
             return map(_synth_batch, jobs)
         import multiprocessing as mp
 
-        pool = mp.get_context("spawn").Pool(args.workers, _synth_init, (args.real_backgrounds,))
+        pool = mp.get_context("spawn").Pool(args.workers, _synth_init,
+                                            (args.real_backgrounds, args.bank_per_code, args.bank_bonus))
         return pool.imap(_synth_batch, jobs, chunksize=1)
 
     return run
@@ -304,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="train on crops made on the fly (datasets.crop_synth: turned, misfitted, sideways boxes, "
                     "tiles on varied surfaces, 'not a tile' parts and textures) instead of a --bank")
     ap.add_argument("--workers", type=int, default=1, help="--synth: processes making the crops")
+    ap.add_argument("--bank-per-code", type=int, default=90, help="--synth: face inks per tile kind (styles)")
+    ap.add_argument("--bank-bonus", type=int, default=220, help="--synth: face inks per flower/season")
     ap.add_argument("--real-backgrounds", default=str(REAL_ROOT / "real-scenes" / "train" / "images"),
                     help="--synth: photos whose pixels may lie under and around the rendered tiles (real-scenes "
                     "train split only; '' = none)")
