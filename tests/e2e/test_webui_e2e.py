@@ -173,3 +173,71 @@ def test_other_pages(page_factory, server):
     page.goto(server["url"] + "/match")
     page.wait_for_selector("#matches li")
     shoot(page, "match_desktop.png", full_page=True)
+
+
+def test_the_score_sheet_shows_every_player_on_a_phone(page_factory, server):
+    """A four-player match on a 390 px phone: every player's column is on screen (none cut off or scrolled
+    away), each hand's result under its name; keyboard users reach the sheet's controls."""
+    from assistant.match import Store
+
+    db = server["app"].config["MATCH_DB"]
+    with Store(db) as st:
+        mid = st.create_match("hong-kong", ["Annabelle", "Bartholomew", "Cid", "Dorothea"])
+    server["app"].extensions["hub"].settings.update({"match": mid})
+    phone = page_factory(PHONE)
+    phone.goto(server["url"] + "/match")
+    phone.wait_for_selector("#sheet-table th.num")
+    heads = phone.eval_on_selector_all("#sheet-table th.num", "els => els.map(e => e.getBoundingClientRect().right)")
+    assert len(heads) == 4 and max(heads) <= PHONE["width"], heads
+    assert no_sideways_scroll(phone)
+    titles = phone.eval_on_selector_all("#sheet-table th.num", "els => els.map(e => e.title)")
+    assert titles[0] == "Annabelle (East)" and titles[3] == "Dorothea (North)"
+    phone.keyboard.press("Tab")
+    focused = [phone.evaluate("document.activeElement.tagName")]
+    for _ in range(12):
+        phone.keyboard.press("Tab")
+        focused.append(phone.evaluate("document.activeElement.tagName"))
+    assert "BUTTON" in focused and "A" in focused     # links and buttons are reached by the keyboard
+    shoot(phone, "match_phone_4_players.png", full_page=True)
+
+
+CONTRAST_JS = """() => {
+  function rgb(s) { const m = s.match(/[\\d.]+/g); return m ? m.map(Number) : [0, 0, 0, 0]; }
+  function lum(c) { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+                    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); }
+  function bg(e) { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
+                   if (c.length < 4 || c[3] > 0.5) return c; } return [255, 255, 255]; }
+  const bad = [];
+  for (const e of document.querySelectorAll("main *")) {
+    if (e.closest("svg") || !e.offsetParent) continue;
+    const own = Array.from(e.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const a = lum(rgb(getComputedStyle(e).color)), b = lum(bg(e));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) bad.push(`${e.tagName}.${e.className}: ${ratio.toFixed(2)} "${e.textContent.trim().slice(0, 30)}"`);
+  }
+  return bad;
+}"""
+
+
+def test_accessibility_basics(page_factory, server):
+    """Tile images carry their names as text, text contrast is at least 4.5:1 (WCAG AA), and the keyboard
+    reaches the tiles on the camera view (to correct them) and the page's buttons."""
+    page = page_factory()
+    page.goto(server["url"] + "/", wait_until="domcontentloaded")
+    page.wait_for_selector("#hand img")
+    alts = page.eval_on_selector_all("img.tile", "els => els.map(e => e.alt)")
+    assert alts and all(a and "(" in a for a in alts), alts[:5]
+    assert any("dots" in a or "bamboo" in a or "characters" in a or "dragon" in a for a in alts)
+    for path in ("/", "/match", "/settings", "/photo", "/your-tiles"):
+        page.goto(server["url"] + path, wait_until="domcontentloaded")
+        page.wait_for_timeout(800)
+        assert page.evaluate(CONTRAST_JS) == [], path
+    page.goto(server["url"] + "/", wait_until="domcontentloaded")
+    page.wait_for_selector("#overlay polygon.tile-box")
+    reached = set()
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("(document.activeElement.getAttribute('role') || '') + ':' + "
+                                  "document.activeElement.tagName"))
+    assert "button:polygon" in reached and any(r.endswith(":A") for r in reached)

@@ -37,7 +37,7 @@ function tileName(code) {
 
 function tileImg(code, extra) {
   const cls = "tile" + (extra ? " " + extra : "");
-  return el("img", { class: cls, src: `/tiles/${encodeURIComponent(code)}.png`, alt: code, title: `${code} — ${tileName(code)}`,
+  return el("img", { class: cls, src: `/tiles/${encodeURIComponent(code)}.png`, alt: `${code} (${tileName(code)})`, title: `${code} — ${tileName(code)}`,
                      "data-code": code, width: 36, height: 48 });
 }
 

@@ -21,17 +21,21 @@ const Sheet = {
   render(target, m, opts) {
     clear(target);
     const players = m.players;
-    const head = el("tr", {}, el("th", { text: "#" }), el("th", { text: "hand" }), el("th", { text: "result" }),
-      players.map((p) => el("th", { class: "num", text: `${p} (${m.seats[p]})` })));
+    const head = el("tr", {}, el("th", { class: "no", text: "#" }), el("th", { text: "hand" }),
+      el("th", { class: "result", text: "result" }),
+      players.map((p) => el("th", { class: "num", title: `${p} (${m.seats[p]})` },
+        el("span", { class: "who", text: p }), " ", el("span", { class: "wind", text: `(${m.seats[p]})` }))));
     const rows = [];
     const start = m.hands.length ? players.map((p) => m.hands[0].totals[p] - m.hands[0].changes[p])
       : players.map((p) => m.points[p] + (m.in_hand_payments || []).reduce((n, t) =>
           n + (t.from === p ? t.amount : 0) - (t.to === p ? t.amount : 0), 0));
-    rows.push(el("tr", {}, el("td", { text: "0" }), el("td", { text: "start" }), el("td", { class: "result", text: "" }),
+    rows.push(el("tr", {}, el("td", { class: "no", text: "0" }), el("td", { text: "start" }), el("td", { class: "result", text: "" }),
       players.map((p, i) => el("td", { text: fmt(start[i]) }))));
     const hands = opts.compact ? m.hands.slice(-4) : m.hands;
     for (const h of hands) {
-      rows.push(el("tr", { "data-hand": h.number }, el("td", { text: String(h.number) }), el("td", { text: h.label }),
+      // on a phone the result column gives way to a line under the hand's name: every player's column fits
+      rows.push(el("tr", { "data-hand": h.number }, el("td", { class: "no", text: String(h.number) }),
+        el("td", {}, h.label, el("small", { class: "result-inline", text: h.result })),
         el("td", { class: "result", text: h.result }),
         players.map((p) => el("td", {}, fmt(h.totals[p]), el("br"), el("small", { text: `(${signed(h.changes[p])})` })))));
     }
