@@ -187,7 +187,8 @@ def test_the_score_sheet_shows_every_player_on_a_phone(page_factory, server):
     phone = page_factory(PHONE)
     phone.goto(server["url"] + "/match")
     phone.wait_for_selector("#sheet-table th.num")
-    heads = phone.eval_on_selector_all("#sheet-table th.num", "els => els.map(e => e.getBoundingClientRect().right)")
+    heads = phone.eval_on_selector_all("#sheet-table th.num",
+                                       "els => els.map(e => e.getBoundingClientRect().right)")
     assert len(heads) == 4 and max(heads) <= PHONE["width"], heads
     assert no_sideways_scroll(phone)
     titles = phone.eval_on_selector_all("#sheet-table th.num", "els => els.map(e => e.title)")
