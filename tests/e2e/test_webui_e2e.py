@@ -215,7 +215,7 @@ CONTRAST_JS = """() => {
     if (!own) continue;
     const a = lum(rgb(getComputedStyle(e).color)), b = lum(bg(e));
     const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    if (ratio < 4.5) bad.push(`${e.tagName}.${e.className}: ${ratio.toFixed(2)} "${e.textContent.trim().slice(0, 30)}"`);
+    if (ratio < 4.5) bad.push(`${e.tagName}.${e.className}: ${ratio.toFixed(2)} ${e.textContent.trim().slice(0, 30)}`);
   }
   return bad;
 }"""
