@@ -55,7 +55,8 @@ function drawOverlay(snap) {
     const poly = svgEl("polygon", { class: cls, points: t.corners.map((p) => p.join(",")).join(" "), tabindex: 0,
                                     role: "button", "data-tile": t.id, "data-code": t.code });
     const title = svgEl("title", {});
-    title.textContent = `${t.id}: ${t.code} (${Math.round(t.confidence * 100)}%)${t.corrected ? ", corrected" : ""} — tap to correct`;
+    title.textContent = `${tileName(t.code)} (${t.code}), ${Math.round(t.confidence * 100)}% sure` +
+      `${t.corrected ? ", corrected" : ""} — tap to correct`;
     poly.append(title);
     poly.addEventListener("click", () => openPalette(t));
     poly.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); openPalette(t); } });
@@ -84,7 +85,8 @@ function drawOverlay(snap) {
 function openPalette(tile) {
   const dlg = document.getElementById("palette");
   document.getElementById("palette-info").textContent =
-    `Tile ${tile.id} was read as ${tile.code} (${Math.round(tile.confidence * 100)}% sure). Pick what it really is.`;
+    `This tile was read as ${tileName(tile.code)} (${tile.code}), ${Math.round(tile.confidence * 100)}% sure. ` +
+    "Pick what it really is.";
   const box = clear(document.getElementById("palette-tiles"));
   for (const code of Live.paletteCodes.concat(["bk"])) {
     box.append(el("button", { type: "button", "data-code": code, "aria-label": `${code} ${tileName(code)}`,
