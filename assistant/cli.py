@@ -573,6 +573,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     else:
         sub.add_parser("match", help="keep the score of a whole match (events, standings, export)")
 
+    if word in sub.choices:
+        return parser     # an engine or match command: the providers' commands are not needed to run it
     for ep in _command_providers():
         try:
             summary = _summary(ep)

@@ -46,7 +46,9 @@ function drawOverlay(snap) {
     const pts = z.polygon.map((p) => p.join(",")).join(" ");
     svg.append(svgEl("polygon", { class: "zone", points: pts }));
     const label = svgEl("text", { class: "zone-label", x: z.polygon[0][0] + 3, y: z.polygon[0][1] - 4 });
-    label.textContent = z.seat === null || z.seat === undefined ? z.name : `${z.name} · seat ${z.seat}`;
+    // a zone's table position in players' words: 0 is the camera's player, then counter-clockwise
+    label.textContent = z.seat === null || z.seat === undefined ? z.name :
+      `${z.name} · ${["yours", "right", "across", "left"][z.seat] || "player " + (z.seat + 1)}`;
     svg.append(label);
   }
   for (const t of snap.tiles || []) {
