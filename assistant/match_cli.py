@@ -283,6 +283,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         match_id = st.resolve(args.match)
         if args.format == "csv":
             text = to_csv(st.state(match_id))
+        elif args.format == "tenhou6":
+            from .match.tenhou import to_tenhou6
+
+            text = json.dumps(to_tenhou6(st.state(match_id), st.records(match_id), match_id),
+                              ensure_ascii=False) + "\n"
         else:
             text = json.dumps(log_to_json(match_id, st.records(match_id)), indent=2) + "\n"
     if args.out:
@@ -430,7 +435,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.set_defaults(func=_guard(cmd_show))
 
     p = sub.add_parser("export", parents=[which], help="export the score sheet (csv) or the event log (json)")
-    p.add_argument("--format", choices=["csv", "json"], default="csv")
+    p.add_argument("--format", choices=["csv", "json", "tenhou6"], default="csv",
+                   help="csv: the score sheet; json: the event log (import reads it back); tenhou6: a tenhou.net/6 "
+                        "JSON log for riichi review tools (sanma)")
     p.add_argument("--out", default=None, help="output file (default: stdout)")
     p.set_defaults(func=_guard(cmd_export))
 

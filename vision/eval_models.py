@@ -396,6 +396,8 @@ def run(args: argparse.Namespace) -> dict:
     paths = {k: v for k, v in (("detector", getattr(args, "detector", None)),
                                 ("classifier", getattr(args, "classifier", None))) if v}
     # the models themselves, no user head
+    if getattr(args, "scales", None):
+        paths["scales"] = tuple(int(s) for s in args.scales.split(","))
     rec = TileRecognizer(threads=args.threads, head=None, auto_scale=getattr(args, "auto_scale", False),
                          fill_rows=not getattr(args, "no_fill_rows", False), **paths)
     base = None if args.no_baseline else Baseline(args.baseline)
@@ -413,6 +415,7 @@ def run(args: argparse.Namespace) -> dict:
                         for s in ("test", "valid")}
     r["latency"] = eval_latency(rec, [img for img, _ in scenes[:50]], base, 50)
     r.update(real_rows(rec, data, base, out, lambda: TileRecognizer(threads=args.threads, head=None, **paths)))
+    r["scales"] = list(rec.scales)
     prev = getattr(args, "previous", None)
     if prev:
         pdir = Path(prev)
@@ -487,6 +490,8 @@ def register(sub) -> None:
     p.add_argument("--no-fill-rows", action="store_true",
                    help="leave out the row completion (vision.rows: tiles missed in rows, boxes astride two tiles, "
                         "sideways tiles boxed upright read again turned): the detector and classifier alone")
+    p.add_argument("--scales", metavar="640,320", help="the detector's long sides (default: the shipped "
+                   "choice, vision.inference.DETECT_SCALES)")
     p.add_argument("--previous", metavar="DIR", help="a folder with the previous shipped models (detector.onnx, "
                    "classifier.onnx, classifier_head.npz): every row is measured for them too, in the same run")
     p.add_argument("--json", action="store_true")
