@@ -26,6 +26,8 @@ from .kinds import BACK_INDEX, CLASSIFIER_PATH, DETECTOR_PATH, KINDS, MODELS_DIR
 DETECT_LONG_SIDE = 640
 DETECT_SCALES: tuple[int, ...] = (640, 320)  # long sides the detector runs at (see detect_boxes)
 COARSE_MIN_SIDE = 16.0  # input pixels: the smallest face a coarser scale may add
+CLOSEUP_SCALE = 160     # long side of one more pass when the coarsest scale's big faces are CLOSEUP_SIDE or more
+CLOSEUP_SIDE = 28.0     # input pixels (at the coarsest scale): a close-up's faces, split into pips at 640
 SMALL_FACE = 15.0       # input pixels: face short side (smaller quarter) below which a finer scale is used
 AIM_FACE = 22.0         # input pixels: what a finer scale aims for (the smaller quarter of the faces)
 MAX_PIXELS = 80_000_000      # larger images are refused (decoding them alone takes seconds and GBs)
@@ -171,7 +173,7 @@ class TileRecognizer:
     def __init__(self, detector: str | os.PathLike = DETECTOR_PATH, classifier: str | os.PathLike = CLASSIFIER_PATH,
                  threads: int = 2, det_threshold: float = 0.3, nms_iou: float = 0.3, min_confidence: float = 0.0,
                  scales: tuple[int, ...] = DETECT_SCALES, head: object = "auto", auto_scale: bool = False,
-                 fill_rows: bool = True, tileset=None, turns: bool = True):
+                 fill_rows: bool = True, tileset=None, turns: bool = True, closeups: bool = True):
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
         self.cls_path = str(classifier)
@@ -188,6 +190,7 @@ class TileRecognizer:
         if tileset is not None:
             self.use_tileset(tileset)
         self.scales = tuple(scales)
+        self.closeup_scale = CLOSEUP_SCALE if closeups else 0
         self.auto_scale = auto_scale
         self.fill_rows = fill_rows   # complete rows (vision.rows) and read unsure tiles again turned
         self.turns = turns           # read unsure boxes again a few degrees turned (read_boxes)
@@ -281,7 +284,11 @@ class TileRecognizer:
         top = max(scales)
         parts = []
         finer = None
-        for long_side in scales:
+        scales = list(scales)
+        k = 0
+        while k < len(scales):
+            long_side = scales[k]
+            k += 1
             inp, scale, finer = _letterbox(image, long_side, finer)
             if regions is None:
                 maps = self.det.run(None, {"image": G.to_input(inp)})[0]
@@ -289,8 +296,12 @@ class TileRecognizer:
             else:
                 part = self._detect_windows(inp, scale, regions, context)
             if long_side < top:  # coarser scales only add big tiles (>= 16 px short side there)
-                big = np.minimum(part["obb"][:, 2], part["obb"][:, 3]) * scale >= COARSE_MIN_SIDE
-                part = {k: v[big] for k, v in part.items()}
+                side = np.minimum(part["obb"][:, 2], part["obb"][:, 3]) * scale
+                coarse = side[side >= COARSE_MIN_SIDE]
+                if (self.closeup_scale and k == len(scales) and long_side > self.closeup_scale and regions is None
+                        and len(coarse) and float(np.median(coarse)) >= CLOSEUP_SIDE):
+                    scales.append(self.closeup_scale)   # faces this big here: a close-up, read once more coarser
+                part = {key: v[side >= COARSE_MIN_SIDE] for key, v in part.items()}
                 if not len(part["obb"]):
                     continue          # nothing to merge: the finer scale's boxes need no second NMS
             parts.append(part)
