@@ -572,6 +572,13 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         register_match(sub)
     else:
         sub.add_parser("match", help="keep the score of a whole match (events, standings, export)")
+    if word in ("db", "club"):
+        from .club_cli import register as register_club
+
+        register_club(sub)
+    else:
+        sub.add_parser("db", help="create or migrate the match ledger (SQLite or PostgreSQL)")
+        sub.add_parser("club", help="a club's tables, standings across matches, checks and audit trail")
 
     if word in sub.choices:
         return parser     # an engine or match command: the providers' commands are not needed to run it

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .match.db import default_target, is_url
 from .match.events import (
     HAND_FLAGS,
     AbortiveDraw,
@@ -56,7 +57,7 @@ from .match.events import (
 from .match.export import log_to_json, records_from_json, score_sheet, state_json, to_csv
 from .match.rules import RULES, WIND_NAMES
 from .match.state import MatchState, effective_events, last_undoable
-from .match.store import Store, default_db_path
+from .match.store import Store
 
 EXIT_BAD_INPUT = 2
 
@@ -132,10 +133,27 @@ def _store(args: argparse.Namespace, readonly: bool = False) -> Store:
     return Store(args.db, readonly=readonly)
 
 
+def _author(args: argparse.Namespace) -> str:
+    """Who records: ``--by``, else ``$MAHJONG_ASSISTANT_USER``, else the login name (kept with each event for
+    the audit trail)."""
+    import getpass
+    import os
+
+    by = getattr(args, "by", None) or os.environ.get("MAHJONG_ASSISTANT_USER")
+    if not by:
+        try:
+            by = getpass.getuser()
+        except (KeyError, OSError):
+            by = ""
+    return str(by)[:64]
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     options = dict(args.option or [])
     with _store(args) as st:
-        match_id = st.create_match(args.variant, args.players, options, match_id=args.id)
+        match_id = st.create_match(args.variant, args.players, options, match_id=args.id, by=_author(args),
+                                   table=args.table, session=args.session, league=args.league,
+                                   tournament=args.tournament)
     print(match_id)
     return 0
 
@@ -158,7 +176,7 @@ def _record(args: argparse.Namespace, build: Any) -> int:
     with _store(args) as st:
         match_id = st.resolve(args.match)
         event = build(st.state(match_id), args)
-        rec = st.append(match_id, event)
+        rec = st.append_all(match_id, [event], by=_author(args), at_hand=getattr(args, "at_hand", None))[0]
         _report(st, match_id, rec.seq, event)
     return 0
 
@@ -246,7 +264,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
         records = st.records(match_id)
         target = args.event if args.event is not None else last_undoable(records)
         kind = next((r.event.type for r in records if r.seq == target), "?")
-        rec = st.append(match_id, Undo(target))
+        rec = st.append(match_id, Undo(target), by=_author(args))
         _report(st, match_id, rec.seq, rec.event, f"undo of event {target} ({kind})")
     return 0
 
@@ -262,7 +280,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
                 raise MatchError(f"cannot edit event {args.event}: it is not an event in force")
             raw = {"type": current.type, **raw}
         replacement = event_from_json(raw)
-        rec = st.append(match_id, Edit.from_payload({"event": args.event, "replacement": replacement.to_json()}))
+        rec = st.append(match_id, Edit.from_payload({"event": args.event, "replacement": replacement.to_json()}),
+                        by=_author(args))
         _report(st, match_id, rec.seq, rec.event, f"edit of event {args.event} (now {replacement.type})")
     return 0
 
@@ -278,7 +297,42 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mjai(args: argparse.Namespace) -> str:
+    """The followed hands (``--hands`` files: hand logs as the live page's "this hand's events" gives them) as
+    mjai JSON lines, named after the match's players when a match is there."""
+    from .match.mjai import mjai_lines, to_mjai
+    from .play import EventError, HandLog, IllegalEvent
+
+    if not args.hands:
+        raise MatchError("mjai needs the followed hands: --hands FILE ... (hand logs: the live page's "
+                         "/api/live/hand.json, or eval-video's)")
+    logs = []
+    for path in args.hands:
+        data = _json_arg("@" + path)
+        items = data.get("hands") if isinstance(data, dict) and "hands" in data else [data]
+        if not isinstance(items, list):
+            raise MatchError(f"{path}: 'hands' must be a list of hand logs")
+        for item in items:
+            try:
+                logs.append(HandLog.from_json(item))
+            except (EventError, IllegalEvent) as e:
+                raise MatchError(f"{path}: not a hand log the engine can replay: {e}") from None
+    names = None
+    if args.match is not None or args.db is not None:
+        with _store(args, readonly=True) as st:
+            names = list(st.state(st.resolve(args.match)).players)
+    return mjai_lines(to_mjai(logs, names))
+
+
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.format == "mjai":
+        text = _mjai(args)
+        if args.out:
+            Path(args.out).write_text(text)
+            print(f"wrote {args.out}")
+        else:
+            sys.stdout.write(text)
+        return 0
     with _store(args, readonly=True) as st:
         match_id = st.resolve(args.match)
         if args.format == "csv":
@@ -289,7 +343,10 @@ def cmd_export(args: argparse.Namespace) -> int:
             text = json.dumps(to_tenhou6(st.state(match_id), st.records(match_id), match_id),
                               ensure_ascii=False) + "\n"
         else:
-            text = json.dumps(log_to_json(match_id, st.records(match_id)), indent=2) + "\n"
+            info = st.info(match_id)
+            club = {"table": info.table, "session": info.session, "league": info.league,
+                    "tournament": info.tournament}
+            text = json.dumps(log_to_json(match_id, st.records(match_id), club), indent=2) + "\n"
     if args.out:
         Path(args.out).write_text(text)
         print(f"wrote {args.out}")
@@ -298,11 +355,17 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _club_of(data: Any) -> dict[str, Any]:
+    from .match.export import club_from_json
+
+    return dict(club_from_json(data))
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     data = _json_arg("@" + args.file)
     match_id, records = records_from_json(data)
     with _store(args) as st:
-        new_id = st.write_log(None if args.new_id else match_id, records)
+        new_id = st.write_log(None if args.new_id else match_id, records, **_club_of(data))
         state = st.state(new_id)
     print(new_id)
     print(f"imported {len(records)} events: {state.variant}, {', '.join(state.players)}"
@@ -311,12 +374,12 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    path = Path(args.db).expanduser() if args.db else default_db_path()
-    if not path.exists():
-        print(f"no matches in {path}")
+    target = args.db or default_target()
+    if not is_url(target) and not Path(target).expanduser().exists():
+        print(f"no matches in {Path(target).expanduser()}")
         return 0
     with _store(args, readonly=True) as st:
-        infos = st.matches()
+        infos = st.matches(league=args.league, tournament=args.tournament)
         if not infos:
             print(f"no matches in {st.path}")
             return 0
@@ -326,8 +389,11 @@ def cmd_list(args: argparse.Namespace) -> int:
                 status = f"finished ({state.end_reason})" if state.finished else f"next {state.label}"
             except MatchError as e:
                 status = f"unreadable: {e}"
+            where = "  ".join(x for x in (m.table and f"table {m.table}", m.session and f"session {m.session}",
+                                          m.league and f"league {m.league}",
+                                          m.tournament and f"tournament {m.tournament}") if x)
             print(f"{m.id}  {m.variant:<10}  {', '.join(m.players):<24}  {m.events:>4} events  "
-                  f"{m.last_time}  {status}")
+                  f"{m.last_time}  {status}" + (f"  [{where}]" if where else ""))
     return 0
 
 
@@ -343,6 +409,10 @@ def _guard(func: Any) -> Any:
             return int(func(args) or 0)
         except (sqlite3.Error, OSError) as e:
             raise MatchError(f"{type(e).__name__}: {e}") from None
+        except Exception as e:
+            if type(e).__module__.startswith("psycopg"):  # a PostgreSQL error: said in one line
+                raise MatchError(f"PostgreSQL: {str(e).strip().splitlines()[0] if str(e).strip() else e}") from None
+            raise
 
     return run
 
@@ -350,29 +420,42 @@ def _guard(func: Any) -> Any:
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``match`` command group to ``subparsers``; each action sets ``func`` (returns the exit code)."""
     db = argparse.ArgumentParser(add_help=False)
-    db.add_argument("--db", default=None, help="match database (default $MAHJONG_ASSISTANT_DB or "
-                    "~/.local/share/mahjong-assistant/matches.db)")
-    which = argparse.ArgumentParser(add_help=False, parents=[db])
+    db.add_argument("--db", default=None, help="match ledger: a SQLite file or a postgresql://USER@HOST/DB URL "
+                    "(default $MAHJONG_ASSISTANT_DB or ~/.local/share/mahjong-assistant/matches.db)")
+    by = argparse.ArgumentParser(add_help=False)
+    by.add_argument("--by", default=None, help="who records (kept for the audit trail; default "
+                    "$MAHJONG_ASSISTANT_USER or the login name)")
+    which = argparse.ArgumentParser(add_help=False, parents=[db, by])
     which.add_argument("--match", default=None, help="match id or unique prefix (default: the latest written to)")
+    result = argparse.ArgumentParser(add_help=False)
+    result.add_argument("--for", dest="at_hand", metavar="HAND", default=None,
+                        help="the hand this is the result of, as 'match show' names it (e.g. 'East 2, 1 honba'): "
+                        "recorded once however many devices send it, and never applied to a later hand")
 
     group = subparsers.add_parser("match", help="keep the score of a whole match (events, standings, export)",
                                   description=__doc__.split("\n\n")[0])
     sub = group.add_subparsers(dest="match_command", metavar="ACTION")
     group.set_defaults(func=lambda a: (group.print_help(), 0)[1])
 
-    p = sub.add_parser("new", parents=[db], help="start a match; prints its id")
+    p = sub.add_parser("new", parents=[db, by], help="start a match; prints its id")
     p.add_argument("--variant", "-v", required=True, choices=sorted(RULES), help="rule system")
     p.add_argument("--players", nargs="+", required=True, help="player names in initial seat order (first deals)")
     p.add_argument("--option", action="append", type=_option, metavar="KEY=VALUE",
                    help="table option, e.g. uma=20, length=east, hands=12, honba='{\"ron\":300,\"tsumo_each\":100}'")
     p.add_argument("--id", default=None, help="choose the match id (default: random)")
+    p.add_argument("--table", default=None, help="the club table it is played at, e.g. 'Table 3'")
+    p.add_argument("--session", default=None, help="the evening or tournament round, e.g. 2026-12-04 or 'Round 2'")
+    p.add_argument("--league", default=None, help="the league it counts for")
+    p.add_argument("--tournament", default=None, help="the tournament it counts for (one match per table and "
+                   "session)")
     p.set_defaults(func=_guard(cmd_new))
 
     rec = sub.add_parser("record", help="record an event: win, draw, riichi, chombo, payout, end or a raw event")
     rsub = rec.add_subparsers(dest="record_command", metavar="EVENT")
     rec.set_defaults(func=lambda a: (rec.print_help(), 0)[1])
 
-    p = rsub.add_parser("win", parents=[which], help="a won hand (scored from --hand, or --pay entered by hand)")
+    p = rsub.add_parser("win", parents=[which, result],
+                        help="a won hand (scored from --hand, or --pay entered by hand)")
     p.add_argument("winners", nargs="+", help="the winner (two for a double ron)")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--tsumo", action="store_true", help="won by self-draw")
@@ -391,7 +474,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--others", default=None, help="3 Kaki: JSON of what the losers show (or @FILE)")
     p.set_defaults(func=_guard(lambda a: _record(a, _build_win)))
 
-    p = rsub.add_parser("draw", parents=[which], help="an exhaustive (or --abortive) draw")
+    p = rsub.add_parser("draw", parents=[which, result], help="an exhaustive (or --abortive) draw")
     p.add_argument("--tenpai", nargs="*", default=[], help="players who were tenpai (sanma noten payments)")
     p.add_argument("--nagashi", nargs="*", default=[], help="players with nagashi mangan (sanma)")
     p.add_argument("--abortive", choices=["nine_terminals", "four_kans"], help="an abortive draw instead")
@@ -401,7 +484,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("player")
     p.set_defaults(func=_guard(lambda a: _record(a, _build_riichi)))
 
-    p = rsub.add_parser("chombo", aliases=["false-win"], parents=[which], help="a false win / chombo")
+    p = rsub.add_parser("chombo", aliases=["false-win"], parents=[which, result], help="a false win / chombo")
     p.add_argument("player")
     p.set_defaults(func=_guard(lambda a: _record(a, _build_chombo)))
 
@@ -417,7 +500,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--reason", default="", help="why, e.g. 'closing time'")
     p.set_defaults(func=_guard(lambda a: _record(a, _build_end)))
 
-    p = rsub.add_parser("event", parents=[which], help="a raw JSON event {\"type\": ..., \"payload\": {...}}")
+    p = rsub.add_parser("event", parents=[which, result], help="a raw JSON event {\"type\": ..., \"payload\": {...}}")
     p.add_argument("json", help="the event as JSON, or @FILE (@- for stdin)")
     p.set_defaults(func=_guard(lambda a: _record(a, _build_event)))
 
@@ -435,9 +518,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.set_defaults(func=_guard(cmd_show))
 
     p = sub.add_parser("export", parents=[which], help="export the score sheet (csv) or the event log (json)")
-    p.add_argument("--format", choices=["csv", "json", "tenhou6"], default="csv",
+    p.add_argument("--format", choices=["csv", "json", "tenhou6", "mjai"], default="csv",
                    help="csv: the score sheet; json: the event log (import reads it back); tenhou6: a tenhou.net/6 "
-                        "JSON log for riichi review tools (sanma)")
+                        "JSON log for riichi review tools (sanma); mjai: the followed hands (--hands) as mjai "
+                        "JSON lines (sanma)")
+    p.add_argument("--hands", nargs="+", metavar="FILE", help="mjai: hand logs of the followed game, in order")
     p.add_argument("--out", default=None, help="output file (default: stdout)")
     p.set_defaults(func=_guard(cmd_export))
 
@@ -447,5 +532,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.set_defaults(func=_guard(cmd_import))
 
     p = sub.add_parser("list", parents=[db], help="list the matches in the database")
+    p.add_argument("--league", default=None, help="only this league's matches")
+    p.add_argument("--tournament", default=None, help="only this tournament's matches")
     p.set_defaults(func=_guard(cmd_list))
     return group

@@ -44,14 +44,18 @@ def small_sanma(st: Store) -> str:
     return mid
 
 
-def test_events_persist_and_the_state_rebuilds_on_open(tmp_path):
-    path = tmp_path / "m.db"
+def test_sqlite_runs_in_wal_mode_with_full_sync(tmp_path):
+    with Store(tmp_path / "m.db") as st:
+        assert st.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert st.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_events_persist_and_the_state_rebuilds_on_open(ledger):
+    path = ledger
     with Store(path) as st:
         mid = small_sanma(st)
         live = st.state(mid)
     with Store(path) as st:
-        assert st.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert st.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         records = st.records(mid)
         assert [r.seq for r in records] == [1, 2, 3, 4, 5]
         assert [r.event.type for r in records] == ["match_created", "win", "draw", "riichi", "win"]
@@ -63,8 +67,8 @@ def test_events_persist_and_the_state_rebuilds_on_open(tmp_path):
     assert s.label == "East 2, 3 honba"
 
 
-def test_a_rejected_event_is_not_written(tmp_path):
-    path = tmp_path / "m.db"
+def test_a_rejected_event_is_not_written(ledger):
+    path = ledger
     with Store(path) as st:
         mid = small_sanma(st)
         with pytest.raises(MatchError, match="unknown player 'D'"):
@@ -84,8 +88,20 @@ def test_events_are_append_only(tmp_path):
             st.conn.execute("DELETE FROM events WHERE match_id = ?", (mid,))
 
 
-def test_two_writers_share_one_database(tmp_path):
-    path = tmp_path / "m.db"
+def test_events_are_append_only_on_postgresql(pg_target):
+    import psycopg
+
+    with Store(pg_target) as st:
+        mid = small_sanma(st)
+        for sql in ("UPDATE events SET payload = '{}' WHERE seq = 2", f"DELETE FROM events WHERE match_id = '{mid}'",
+                    "TRUNCATE events CASCADE"):
+            with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+                st.conn.execute(sql)
+        assert len(st.records(mid)) == 5
+
+
+def test_two_writers_share_one_database(ledger):
+    path = ledger
     with Store(path) as one, Store(path) as two:
         mid = one.create_match("three-kaki", ["P", "Q", "R"])
         assert two.state(mid).points == (0, 0, 0)
@@ -95,8 +111,8 @@ def test_two_writers_share_one_database(tmp_path):
         assert one.state(mid).history[-1].number == 2
 
 
-def test_resolve_ids_and_list(tmp_path):
-    with Store(tmp_path / "m.db") as st:
+def test_resolve_ids_and_list(ledger):
+    with Store(ledger) as st:
         a = st.create_match("sanma", ["A", "B", "C"], match_id="abc123")
         st.create_match("korean-3p", ["A", "B", "C"], match_id="abd999")
         assert st.resolve("abc") == a
@@ -131,8 +147,8 @@ for _ in range(100000):
 """
 
 
-def test_sigkill_in_a_burst_loses_no_acknowledged_event(tmp_path):
-    path = tmp_path / "m.db"
+def test_sigkill_in_a_burst_loses_no_acknowledged_event(ledger, tmp_path):
+    path = ledger
     with Store(path) as st:
         mid = st.create_match("three-kaki", ["P", "Q", "R"])
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -208,8 +224,8 @@ def test_import_rejects_bad_exports_and_writes_nothing(tmp_path):
         assert b.matches() == []
 
 
-def test_csv_score_sheet_hand_by_hand(tmp_path):
-    with Store(tmp_path / "a.db") as st:
+def test_csv_score_sheet_hand_by_hand(ledger):
+    with Store(ledger) as st:
         mid = small_sanma(st)
         text = to_csv(st.state(mid))
     assert text.splitlines() == [
@@ -223,8 +239,8 @@ def test_csv_score_sheet_hand_by_hand(tmp_path):
     ]
 
 
-def test_state_json_and_score_sheet(tmp_path):
-    with Store(tmp_path / "a.db") as st:
+def test_state_json_and_score_sheet(ledger):
+    with Store(ledger) as st:
         mid = small_sanma(st)
         st.append(mid, ev("riichi", player="A"))
         s = st.state(mid)

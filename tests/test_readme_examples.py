@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
 RUNS = ("waits", "shanten", "discard", "variants", "score", "calls", "match", "tileset", "batch", "detect",
-        "analyze", "reconstruct", "calibrate", "cameras", "finetune")
+        "analyze", "reconstruct", "calibrate", "cameras", "finetune", "db", "club")
 NEEDS_FILES = ("hands.txt",)
 MAY_REFUSE = {"finetune": "no corrections"}   # needs corrections tapped on the page first: a clear refusal
 
@@ -45,7 +45,7 @@ def test_the_readme_has_examples():
 
 def _fixtures(folder: Path, env: dict) -> None:
     """The files the examples name: photo.jpg (a rendered layout of sanma tiles), detections.json and tiles.json
-    (`detect --json` of it), match.json (a match exported from another database)."""
+    (`detect --json` of it), match.json (a match exported from another database), hand.json (a followed hand)."""
     import cv2
     import numpy as np
 
@@ -66,6 +66,11 @@ def _fixtures(folder: Path, env: dict) -> None:
     assert r.returncode == 0, r.stderr
     (folder / "detections.json").write_text(r.stdout)
     (folder / "tiles.json").write_text(r.stdout)
+    from assistant.play import HandLog
+    from datasets.hand_video import play_hand
+
+    events, _ = play_hand("sanma", 0)  # hand.json: a followed hand's log, as the live page gives it
+    (folder / "hand.json").write_text(json.dumps(HandLog("sanma", events).to_json()))
     other = {**env, "MAHJONG_ASSISTANT_DB": str(folder / "other.db")}
     for args in (["match", "new", "--variant", "sanma", "--players", "Dee", "Eli", "Fay", "--id", "other1"],
                  ["match", "export", "--format", "json", "--out", "match.json"]):

@@ -316,6 +316,11 @@ def test_table_game_keeps_the_engine_state_of_the_watched_hand(key):
         assert data == truth
         seen_hidden |= any("bk" in s["hand"] for i, s in enumerate(data["seats"]) if i != video.camera)
     assert seen_hidden
+    # the followed hand as a hand log (what the page exports, and mjai is written from): the camera's events
+    logs = game.hand_logs()
+    n = len(game.inferrer.events)
+    assert n >= len(expected) - 1
+    assert len(logs) == 1 and logs[0].events == list(expected)[:n]
 
 
 def test_live_analyzer_follows_the_hand_into_an_engine_state():

@@ -1124,6 +1124,16 @@ class TableGame:
         # at a win: {seat, tile, tsumo, discarder} and the state just before it (what the page scores)
         self.win: dict | None = None
         self._before_win = None
+        self.hand: list[Event] = []          # the events applied in the hand now followed, its deal first
+        self.earlier_hands: list[list[Event]] = []  # hands followed before it, oldest first
+
+    def hand_logs(self) -> list:
+        """Every hand followed so far as :class:`assistant.play.HandLog` (the current one last; a hand whose
+        deal the camera did not see is left out)."""
+        from assistant.play import HandLog
+
+        return [HandLog(self.variant, list(h)) for h in self.earlier_hands + [self.hand]
+                if h and isinstance(h[0], Deal)]
 
     def feed(self, observation: TableObservation | dict) -> dict | None:
         from assistant.play import IllegalEvent, apply
@@ -1135,6 +1145,7 @@ class TableGame:
             # an earlier reading of the camera player's hand was corrected: the hand is replayed from its deal
             events = list(self.inferrer.events)
             self.state, self.win, self._before_win = None, None, None
+            self.hand = []
             self.problems += [f"Your {was} is read as {now} now: the hand is replayed with it."
                               for _, was, now in self.inferrer.rereads[rereads:]]
         applied = []
@@ -1142,6 +1153,9 @@ class TableGame:
         for ev in events:
             if isinstance(ev, Deal):
                 self.state, self.win, self._before_win = None, None, None
+                if self.hand and isinstance(self.hand[0], Deal):
+                    self.earlier_hands.append(self.hand)
+                self.hand = []
             if ev.type in ("ron", "tsumo") and self.state is not None and self.win is None:
                 self.win, self._before_win = self._win_of(ev), self.state
             try:
@@ -1150,6 +1164,7 @@ class TableGame:
                 self.problems.append(f"The engine refused the inferred {ev.type} ({e}); the table state is kept.")
                 break
             applied.append(ev)
+            self.hand.append(ev)
         self.last_events = applied
         return self.state_json()
 

@@ -666,6 +666,11 @@ class LiveAnalyzer:
                         "timing": dict(self.timing), "stable": settled}
         return dict(self._result)
 
+    def hand_logs(self) -> list:
+        """The hands the camera followed, as :class:`assistant.play.HandLog` (oldest first, the current last)."""
+        game = self._game
+        return game.hand_logs() if game is not None else []
+
     def _follow_game(self, observation: dict) -> None:
         """Feed a changed stable observation to the hand being followed (its problems are kept in
         ``_game_problems`` until the next change, so that every frame shows them)."""

@@ -66,11 +66,11 @@ def analyze_photo(data: bytes) -> dict[str, Any]:
 
 
 def _defaults() -> dict[str, Any]:
-    from assistant.match import default_db_path
+    from assistant.match.db import default_target
 
     data = Path(os.environ.get("MAHJONG_ASSISTANT_WEB_DATA", DEFAULT_DATA_DIR))
     return {
-        "FEED": None, "VARIANT": "sanma", "MATCH_DB": str(default_db_path()), "DATA_DIR": str(data),
+        "FEED": None, "VARIANT": "sanma", "MATCH_DB": default_target(), "DATA_DIR": str(data),
         "CORRECTIONS_DIR": None, "CALIBRATION_DIR": None, "SETTINGS_FILE": None,
         "ANALYZE_IMAGE": analyze_photo, "ACCESS_TOKEN": None, "MAX_CONTENT_LENGTH": 8 * 1024 * 1024,
         "TILES_DIR": None, "DEMO_STEP_SECONDS": 2.0, "STREAM_FPS": 10.0, "TILE_CACHE_SECONDS": 86400,
@@ -100,17 +100,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     install_token_check(app)
 
-    from . import analysis, calibration, live, match, tiles, tilesets, upload
+    from . import analysis, calibration, club, live, match, tiles, tilesets, upload
     from . import settings as settings_bp
 
-    for bp in (live.bp, analysis.bp, match.bp, settings_bp.bp, calibration.bp, upload.bp, tiles.bp, tilesets.bp):
+    for bp in (live.bp, analysis.bp, match.bp, settings_bp.bp, calibration.bp, upload.bp, tiles.bp, tilesets.bp,
+               club.bp):
         app.register_blueprint(bp)
 
     @app.context_processor
     def _nav() -> dict[str, Any]:
         return {"nav": [("live.page", "Live"), ("match.page", "Score sheet"), ("upload.page", "Photo / hand"),
                         ("settings.page", "Settings"), ("calibration.page", "Calibration"),
-                        ("tilesets.page", "Your tiles")]}
+                        ("tilesets.page", "Your tiles"), ("club.page", "Club")]}
 
     return app
 

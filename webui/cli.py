@@ -173,7 +173,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except TileSetError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
-    return serve(args.source, args.variant, args.host, args.port, tileset=args.tileset)
+    config: dict[str, Any] = {}
+    if args.db:
+        from assistant.match.store import Store
+
+        Store(args.db).close()  # MatchError ("db init", cannot connect) before anything starts: exit 2
+        config["MATCH_DB"] = args.db
+    return serve(args.source, args.variant, args.host, args.port, tileset=args.tileset, config=config or None)
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -192,6 +198,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port 1-65535 (default {DEFAULT_PORT})")
     p.add_argument("--tileset", metavar="NAME", help="read the camera with this enrolled tile set (default: the one "
                    "chosen with `tileset use` or on the page; 'none' for none)")
+    p.add_argument("--db", default=None, help="match ledger for the score sheet and the club page: a SQLite file or a "
+                   "postgresql://USER@HOST/DB URL (default $MAHJONG_ASSISTANT_DB or the per-user file)")
     p.set_defaults(func=cmd_serve)
     return p
 

@@ -219,6 +219,13 @@ class TableFeed:
                 self._snap_cond.wait(left)
             return self._version
 
+    def hand_logs(self) -> list:
+        """The hands this feed followed event by event (:class:`assistant.play.HandLog`, oldest first); none for
+        a feed that follows no game."""
+        analyze = getattr(self, "analyze", None)
+        logs = getattr(analyze, "hand_logs", None)
+        return list(logs()) if callable(logs) else []
+
     def snapshot(self) -> dict[str, Any]:
         """The current snapshot (a copy the caller may keep), with the live status line."""
         with self._snap_cond:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 
-from flask import Blueprint, Response, current_app, jsonify, render_template
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from .engine import tile_set
 from .errors import ApiError, get_str, json_body
@@ -102,6 +102,41 @@ def events():
                 yield f"event: status\ndata: {json.dumps(hub.status())}\n\n"
 
     return Response(gen(), mimetype="text/event-stream", headers=NO_CACHE)
+
+
+def _followed() -> list:
+    logs = _hub().feed.hand_logs()
+    if not logs:
+        raise ApiError("no hand followed yet: the camera has not seen a deal (the scripted demo follows none)", 404)
+    return logs
+
+
+@bp.get("/api/live/hand.json")
+def hand_json():
+    """The hand the camera follows, event by event: the engine's hand log JSON ``{"variant", "events"}``
+    (``?all=1``: every hand followed, ``{"hands": [...]}``)."""
+    logs = _followed()
+    if request.args.get("all"):
+        body = json.dumps({"hands": [h.to_json() for h in logs]}, indent=1)
+    else:
+        body = json.dumps(logs[-1].to_json(), indent=1)
+    return Response(body + "\n", mimetype="application/json",
+                    headers={**NO_CACHE, "Content-Disposition": 'attachment; filename="hand.json"'})
+
+
+@bp.get("/api/live/game.mjai")
+def game_mjai():
+    """Every hand followed as mjai JSON lines (``assistant.match.mjai``; sanma)."""
+    from assistant.match.events import MatchError
+    from assistant.match.mjai import mjai_lines, to_mjai
+
+    logs = _followed()
+    try:
+        text = mjai_lines(to_mjai(logs))
+    except MatchError as e:
+        raise ApiError(str(e), 409) from None
+    return Response(text, mimetype="application/jsonl",
+                    headers={**NO_CACHE, "Content-Disposition": 'attachment; filename="game.mjai.jsonl"'})
 
 
 @bp.post("/api/live/correct")

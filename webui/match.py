@@ -10,7 +10,7 @@ import sqlite3
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from assistant.match import MatchError, Riichi, Store, Undo, Win, WinClaim
 from assistant.match.events import HandSpec
@@ -24,18 +24,38 @@ from .errors import ApiError, get_bool, get_obj, get_str, json_body
 bp = Blueprint("match", __name__)
 
 
+def _db_error(e: Exception) -> bool:
+    return isinstance(e, sqlite3.Error | OSError) or type(e).__module__.startswith("psycopg")
+
+
 @contextmanager
-def store():
+def store(readonly: bool = False):
+    """The match ledger for one request. A ledger that cannot be reached (a server down, a schema to migrate)
+    is a 503 with the reason, never a traceback."""
     try:
-        st = Store(current_app.config["MATCH_DB"])
-    except (sqlite3.Error, OSError) as e:
-        raise ApiError(f"cannot open the match database: {e}", 500) from None
+        st = Store(current_app.config["MATCH_DB"], readonly=readonly)
+    except MatchError as e:
+        if readonly and str(e).startswith("no match database"):
+            raise ApiError("no match yet: start one on the score sheet", 404) from None
+        raise ApiError(f"the match ledger is not available: {e}", 503) from None
+    except Exception as e:
+        if _db_error(e):
+            raise ApiError(f"the match ledger is not available: {str(e).strip().splitlines()[0]}", 503) from None
+        raise
     try:
         yield st
-    except sqlite3.Error as e:
-        raise ApiError(f"match database error: {e}", 500) from None
+    except Exception as e:
+        if _db_error(e):
+            raise ApiError(f"match ledger error: {str(e).strip().splitlines()[0]}", 503) from None
+        raise
     finally:
         st.close()
+
+
+def author(data: dict[str, Any]) -> str:
+    """Who records from the page: the ``by`` the device sends (its name), else ``web`` and the address."""
+    by = get_str(data, "by", max_len=64)
+    return by.strip() if by and by.strip() else f"web {request.remote_addr or ''}".strip()
 
 
 def resolve(st: Store, match_id: str) -> str:
@@ -76,7 +96,8 @@ def page():
 def list_matches():
     with store() as st:
         return jsonify({"matches": [{"id": m.id, "variant": m.variant, "players": list(m.players),
-                                     "events": m.events, "last_time": m.last_time} for m in st.matches()],
+                                     "events": m.events, "last_time": m.last_time, "table": m.table,
+                                     "session": m.session} for m in st.matches()],
                         "variants": sorted(RULES)})
 
 
@@ -97,9 +118,10 @@ def create():
         raise ApiError("'options' must be a JSON object", field="options")
     engine_opts = {k: v for k, v in options.items() if k in _variant_options(variant)}
     check_options(variant, engine_opts)
+    club = {k: get_str(data, k, max_len=64) for k in ("table", "session", "league", "tournament")}
     with store() as st:
         try:
-            mid = st.create_match(variant, players, options)
+            mid = st.create_match(variant, players, options, by=author(data), **club)
         except (MatchError, ValueError) as e:
             raise ApiError(str(e), 422) from None
         current_app.extensions["hub"].settings.update({"match": mid})
@@ -166,7 +188,7 @@ def record_win(match_id: str):
             disc = None if tsumo else mstate.player_at(table.discarder)
             events.append(Win((WinClaim(mstate.player_at(seat), hand=spec),), disc))
             # checked and written in one transaction, once per moment of the table (key)
-            seqs = [r.seq for r in st.append_all(mid, events, key=key)]
+            seqs = [r.seq for r in st.append_all(mid, events, key=key, by=author(data))]
         except MatchError as e:
             if str(e).startswith("already recorded"):
                 raise ApiError("this win is already recorded in the match (undo it first to record it again)",
@@ -189,7 +211,7 @@ def undo(match_id: str):
             raise ApiError("'event' must be an event number", field="event")
         try:
             target = target if target is not None else last_undoable(records)
-            rec = st.append(mid, Undo(target))
+            rec = st.append(mid, Undo(target), by=author(data))
         except MatchError as e:
             raise ApiError(str(e), 409) from None
         return jsonify({"undone": target, "seq": rec.seq, "match": _sheet(st, mid)})
@@ -208,6 +230,8 @@ def export_csv(match_id: str):
 def export_json(match_id: str):
     with store() as st:
         mid = resolve(st, match_id)
-        text = json.dumps(log_to_json(mid, st.records(mid)), indent=2) + "\n"
+        info = st.info(mid)
+        club = {"table": info.table, "session": info.session, "league": info.league, "tournament": info.tournament}
+        text = json.dumps(log_to_json(mid, st.records(mid), club), indent=2) + "\n"
     return Response(text, mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="match-{mid}.json"'})

@@ -24,23 +24,46 @@ VERSION = 1
 # --- JSON: the event log ------------------------------------------------------------------------------
 
 
-def log_to_json(match_id: str, records: Sequence[Record]) -> dict[str, Any]:
-    """The full event log with its format version."""
+CLUB_FIELDS = ("table", "session", "league", "tournament")
+
+
+def log_to_json(match_id: str, records: Sequence[Record], club: Mapping[str, str | None] | None = None
+                ) -> dict[str, Any]:
+    """The full event log with its format version; ``club``: where the match was played and what it counts for
+    (table, session, league, tournament; those set are written). Each event names who recorded it (``by``)
+    when that is known."""
     first = records[0].event
     payload = first.payload()
+    match: dict[str, Any] = {
+        "id": match_id,
+        "variant": payload.get("variant"),
+        "players": payload.get("players"),
+        "created": records[0].time,
+    }
+    for k in CLUB_FIELDS:
+        if club and club.get(k):
+            match[k] = club[k]
     return {
         "format": FORMAT,
         "version": VERSION,
-        "match": {
-            "id": match_id,
-            "variant": payload.get("variant"),
-            "players": payload.get("players"),
-            "created": records[0].time,
-        },
+        "match": match,
         "events": [
-            {"seq": r.seq, "type": r.event.type, "payload": r.event.payload(), "time": r.time} for r in records
+            {"seq": r.seq, "type": r.event.type, "payload": r.event.payload(), "time": r.time,
+             **({"by": r.by} if r.by else {})} for r in records
         ],
     }
+
+
+def club_from_json(data: Mapping[str, Any]) -> dict[str, str | None]:
+    """The table, session, league and tournament an export names (None where it names none)."""
+    match = data.get("match") if isinstance(data.get("match"), Mapping) else {}
+    out: dict[str, str | None] = {}
+    for k in CLUB_FIELDS:
+        v = match.get(k)
+        if v is not None and not isinstance(v, str):
+            raise MatchError(f"the export's match {k!r} must be a string")
+        out[k] = v
+    return out
 
 
 def records_from_json(data: Any) -> tuple[str | None, list[Record]]:
@@ -64,7 +87,10 @@ def records_from_json(data: Any) -> tuple[str | None, list[Record]]:
             event = event_from_parts(e["type"], e["payload"])
         except ValueError as err:
             raise MatchError(f"event {e['seq']} of the export: {err}") from None
-        records.append(Record(int(e["seq"]), event, str(e.get("time", ""))))
+        by = e.get("by", "")
+        if not isinstance(by, str) or len(by) > 64:
+            raise MatchError(f"event {e['seq']} of the export: 'by' must be a name of at most 64 characters")
+        records.append(Record(int(e["seq"]), event, str(e.get("time", "")), by))
     match = data.get("match") or {}
     match_id = match.get("id") if isinstance(match, Mapping) else None
     return (str(match_id) if match_id else None), records

@@ -606,11 +606,13 @@ def _match_end(state: MatchState, ev: MatchEnd, seq: int) -> MatchState:
 
 @dataclass(frozen=True)
 class Record:
-    """One stored event: its sequence number in the match (1 = match_created), the event, the time."""
+    """One stored event: its sequence number in the match (1 = match_created), the event, the time, and who
+    recorded it (``by``: a name, a device or ``web``; empty when not known) for the audit trail."""
 
     seq: int
     event: Event
     time: str = ""
+    by: str = ""
 
 
 def now() -> str:
