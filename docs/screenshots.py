@@ -2,8 +2,9 @@
 
 Serves the web app on the built-in demo film (read by the models) in a temporary data folder, drives Debian's
 Chromium through Playwright and writes: ``live.png`` (the live page mid-hand), ``win.png`` (the scored win),
-``your-tiles.png`` (enrolling a tile set), ``live-phone.png`` (a 390 px wide phone). Needs the ``e2e`` extra
-and ``/usr/bin/chromium``."""
+``your-tiles.png`` (enrolling a tile set), ``live-phone.png`` (a 390 px wide phone), ``club.png`` (a club evening
+of three tables on the club page). ``--only club`` takes that one alone. Needs the ``e2e`` extra and
+``/usr/bin/chromium``."""
 
 from __future__ import annotations
 
@@ -18,10 +19,35 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--no-first-run"]
 
 
+def club_evening(db: str) -> None:
+    """Three tables of a league evening: two finished, one playing."""
+    from assistant.match.events import event_from_json
+    from assistant.match.store import Store
+
+    def ev(kind: str, **payload):  # type: ignore[no-untyped-def]
+        return event_from_json({"type": kind, "payload": payload})
+
+    def ron(w: str, d: str, amount: int):  # type: ignore[no-untyped-def]
+        return ev("win", discarder=d, winners=[{"player": w, "payments": [{"from": d, "to": w, "amount": amount}]}])
+
+    with Store(db) as st:
+        for mid, players, hands, done in (
+                ("w1", ["Ann", "Bob", "Cid"], [ron("Ann", "Bob", 8000), ev("draw", tenpai=["Cid"])], True),
+                ("w2", ["Dee", "Eli", "Fay"], [ron("Fay", "Dee", 12000), ron("Eli", "Fay", 3900)], True),
+                ("w3", ["Gus", "Hal", "Ivy"], [ev("riichi", player="Hal"), ron("Hal", "Gus", 5200)], False)):
+            st.create_match("sanma", players, match_id=mid, table=f"Table {mid[1]}", session="2026-12-04",
+                            league="Winter", by="front desk")
+            for e in hands:
+                st.append(mid, e, by=f"Table {mid[1]} tablet")
+            if done:
+                st.append(mid, ev("match_end", reason="closing time"), by="front desk")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "img"))
     ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--only", choices=["club"], help="take only this screenshot")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -35,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         feed = FilmDemoFeed(auto=False)
         app = create_app({"FEED": feed, "DATA_DIR": tmp, "MATCH_DB": f"{tmp}/m.db", "SETTINGS_FILE": None})
+        club_evening(f"{tmp}/m.db")
         hub = app.extensions["hub"].start()
         srv = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=srv.serve_forever, daemon=True).start()
@@ -61,6 +88,14 @@ def main(argv: list[str] | None = None) -> int:
                             break
                         time.sleep(0.1)
 
+                page.goto(url + "/club", wait_until="domcontentloaded")
+                page.wait_for_selector("#club-standings table")
+                page.select_option("#club-scope", "league:Winter")
+                page.wait_for_timeout(1500)
+                page.screenshot(path=str(out / "club.png"), full_page=True)
+                if args.only == "club":
+                    browser.close()
+                    return 0
                 riichi = next(i for i, st in enumerate(feed.steps) if "riichi" in st["event"])
                 at(riichi)
                 page.goto(url + "/", wait_until="domcontentloaded")
@@ -83,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             srv.shutdown()
             hub.stop()
-    for name in ("live.png", "win.png", "your-tiles.png", "live-phone.png"):
+    for name in ("live.png", "win.png", "your-tiles.png", "live-phone.png", "club.png"):
         print(out / name)
     return 0
 

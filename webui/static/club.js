@@ -54,7 +54,7 @@ function standingsTable(lines) {
       el("td", { class: "num", text: s.average_place.toFixed(2) }),
       el("td", { class: "num", text: String(s.hands_won) }), el("td", { class: "num", text: String(s.deal_ins) })));
     out.push(el("h3", { text: variant }), el("div", { class: "sheet-wrap" },
-      el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, body))));
+      el("table", { class: "standings" }, el("thead", {}, head), el("tbody", {}, body))));
   }
   return out.length ? out : [el("p", { class: "muted", text: "No matches recorded yet." })];
 }
