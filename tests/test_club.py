@@ -355,3 +355,15 @@ def test_connect_refuses_a_file_that_is_not_a_ledger(tmp_path):
     junk.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(MatchError, match="is not a match database"):
         connect(junk)
+
+
+def test_a_watching_store_sees_each_tables_new_events(ledger):
+    with Store(ledger) as writer, Store(ledger) as watcher:
+        _league(writer)
+        before = {t.info.id: len(t.records) for t in tables(watcher)}
+        assert before == {"t4": 2, "t3": 3, "t2": 3, "t1": 3}
+        writer.append("t4", ron("G", "E", 8000))
+        writer.append("t2", ev("undo", event=3))  # reopens t2
+        after = {t.info.id: (len(t.records), t.state.finished) for t in tables(watcher)}
+        assert after == {"t2": (4, False), "t4": (3, False), "t3": (3, True), "t1": (3, True)}
+        assert watcher.state("t4").points == (27000, 34000, 44000)

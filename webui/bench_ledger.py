@@ -183,6 +183,18 @@ def _run_backend(name: str, targets: list[str], tables: int, hanchans: int, vict
             "killed_table": victim, "killed_after": len(acked[victim]), "lost": lost, "problems": problems}
 
 
+def _gather(files: list[str], target: str) -> None:
+    from assistant.match.export import log_to_json, records_from_json
+    from assistant.match.store import Store
+
+    with Store(target) as club:
+        for f in files:
+            with Store(f) as st:
+                for m in st.matches():
+                    _, records = records_from_json(json.loads(json.dumps(log_to_json(m.id, st.records(m.id)))))
+                    club.write_log(m.id, records)
+
+
 def _probe_latency(target: str, probes: int) -> list[float]:
     """Seconds from starting to record a hand to receiving club standings that include it over SSE."""
     import http.client
@@ -195,7 +207,7 @@ def _probe_latency(target: str, probes: int) -> list[float]:
     from webui.feed import ScriptedDemoFeed
 
     with Store(target) as st:
-        mid = st.create_match("sanma", PLAYERS, table="probe", session="latency")
+        mid = st.create_match("sanma", PLAYERS, table="probe", session="latency 1")
     data_dir = tempfile.mkdtemp(prefix="bench-ledger-web-")
     app = create_app({"FEED": ScriptedDemoFeed(auto=False), "DATA_DIR": data_dir, "MATCH_DB": target,
                       "CLUB_POLL_SECONDS": 0.02})
@@ -225,7 +237,7 @@ def _probe_latency(target: str, probes: int) -> list[float]:
                 for line in block.split(b"\n"):
                     if line.startswith(b"data: "):
                         view = json.loads(line[6:])
-                        hands = next((t["hands"] for t in view["tables"] if t["match"] == mid), 0)
+                        hands = sum(t["hands"] for t in view["tables"] if t["table"] == "probe")
                         with lock:
                             seen.append((time.perf_counter(), hands))
                             lock.notify_all()
@@ -238,8 +250,9 @@ def _probe_latency(target: str, probes: int) -> list[float]:
             lock.wait_for(lambda: bool(seen), timeout=10)
         for k in range(1, probes + 1):
             state = st.state(mid)
-            if state.finished:
-                break
+            if state.finished:  # the probe table starts its next hanchan
+                mid = st.create_match("sanma", PLAYERS, table="probe", session=f"latency {k}")
+                state = st.state(mid)
             from assistant.match.events import event_from_json
 
             loser = rng.randrange(1, 3)
@@ -277,7 +290,9 @@ def main(argv: list[str] | None = None) -> int:
         files = [str(Path(tmp) / f"table{i:02d}.db") for i in range(args.tables)]
         print(f"sqlite: {args.tables} tables, one file each, {args.hanchans} hanchan each …", flush=True)
         results.append(_run_backend("sqlite", files, args.tables, args.hanchans, victim))
-        latencies["sqlite"] = _probe_latency(str(Path(tmp) / "probe.db"), args.probes)
+        club_file = str(Path(tmp) / "club.db")  # the page reads one ledger: every table's log gathered into it
+        _gather(files, club_file)
+        latencies["sqlite"] = _probe_latency(club_file, args.probes)
         if args.pg:
             import secrets
 

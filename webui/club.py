@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from assistant.match.club import check, club_standings, tables
+from assistant.match.club import problems_of, standings_of, tables
 from assistant.match.store import Store
 
 from .errors import ApiError
@@ -43,16 +43,18 @@ def _selection() -> dict[str, str | None]:
 
 def club_view(st: Any, sel: dict[str, str | None]) -> dict[str, Any]:
     """The page's data: tables (playing first, then finished, most recent first), standings, checks."""
+    version = st.last_event_id()
+    every = st.matches()
     rows = tables(st, **sel)
     rows.sort(key=lambda t: t.state.finished)  # playing first; stable, so most recently active first within
     return {
         **sel,
-        "version": st.last_event_id(),
+        "version": version,
         "tables": [t.to_json() for t in rows],
-        "standings": [t.to_json() for t in club_standings(st, **sel)],
-        "problems": [str(p) for p in check(st, **sel)],
-        "leagues": sorted({m.league for m in st.matches() if m.league}),
-        "tournaments": sorted({m.tournament for m in st.matches() if m.tournament}),
+        "standings": [t.to_json() for t in standings_of(rows)],
+        "problems": [str(p) for p in problems_of(rows, sel["tournament"] is not None)],
+        "leagues": sorted({m.league for m in every if m.league}),
+        "tournaments": sorted({m.tournament for m in every if m.tournament}),
     }
 
 

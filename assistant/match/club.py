@@ -55,10 +55,11 @@ class PlayerTotal:
 
 @dataclass(frozen=True)
 class Table:
-    """A match as the club sees it: where it is played, how it stands."""
+    """A match as the club sees it: where it is played, how it stands, its log."""
 
     info: MatchInfo
     state: MatchState
+    records: tuple[Record, ...] = ()
 
     @property
     def name(self) -> str:
@@ -91,17 +92,23 @@ def tables(store: Store, *, league: str | None = None, tournament: str | None = 
            since: str | None = None) -> list[Table]:
     """Every selected match with its state, most recently active first (a match whose log cannot be read
     raises: the club must hear of it, not lose it from the standings silently)."""
-    return [Table(m, store.state(m.id))
-            for m in store.matches(league=league, tournament=tournament, since=since)]
+    infos = store.matches(league=league, tournament=tournament, since=since)
+    loaded = store.load_all(infos)
+    return [Table(m, loaded[m.id][1], tuple(loaded[m.id][0])) for m in infos]
 
 
 def club_standings(store: Store, *, league: str | None = None, tournament: str | None = None,
                    since: str | None = None, finished_only: bool = False) -> list[PlayerTotal]:
     """Per player and rule system totals over the selected matches; best score first within each rule system
     (rule systems in name order)."""
+    return standings_of(tables(store, league=league, tournament=tournament, since=since), finished_only)
+
+
+def standings_of(rows: Iterable[Table], finished_only: bool = False) -> list[PlayerTotal]:
+    """:func:`club_standings` of tables already read."""
     totals: dict[tuple[str, str], PlayerTotal] = {}
-    for m in store.matches(league=league, tournament=tournament, since=since):
-        records, state = store.records(m.id), store.state(m.id)
+    for row in rows:
+        records, state = row.records, row.state
         if finished_only and not state.finished:
             continue
         won, dealt_in = _hand_counts(records)
@@ -156,13 +163,18 @@ def check(store: Store, *, league: str | None = None, tournament: str | None = N
     """Every problem found: a match whose totals do not add up; in a tournament, a match still open and a player
     seated at two tables in one session (a round is played at all tables at once; a club evening's session is
     not, and a player may move from table to table in it)."""
+    return problems_of(tables(store, league=league, tournament=tournament, since=since), tournament is not None)
+
+
+def problems_of(rows: Iterable[Table], tournament: bool = False) -> list[Problem]:
+    """:func:`check` of tables already read (``tournament``: every match should be finished)."""
     out: list[Problem] = []
     seated: dict[tuple[str, str, str], str] = {}
-    for t in tables(store, league=league, tournament=tournament, since=since):
+    for t in rows:
         m = t.info
         for text in match_problems(t.state):
             out.append(Problem(m.id, m.table, m.session, text))
-        if tournament is not None and not t.state.finished:
+        if tournament and not t.state.finished:
             out.append(Problem(m.id, m.table, m.session, f"not finished (at {t.state.label})"))
         if m.session and m.tournament:
             for p in t.state.players:
@@ -223,4 +235,4 @@ def audit(store: Store, *, match: str | None = None, league: str | None = None,
 
 
 __all__ = ["Correction", "PlayerTotal", "Problem", "Table", "audit", "check", "club_standings", "corrections",
-           "match_problems", "tables"]
+           "match_problems", "problems_of", "standings_of", "tables"]

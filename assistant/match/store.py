@@ -152,6 +152,27 @@ class Store:
         self._cache[match_id] = (records, state)
         return records, state
 
+    def load_all(self, infos: Sequence[MatchInfo]) -> dict[str, tuple[list[Record], MatchState]]:
+        """The records and state of each of ``infos`` with one query for their latest sequence numbers; a match
+        is read again (only its new events) and folded only when it changed since this store last read it."""
+        wanted = {m.id for m in infos}
+        last = {str(r[0]): int(r[1]) for r in self.db.query("SELECT match_id, MAX(seq) FROM events GROUP BY match_id")
+                if str(r[0]) in wanted}
+        out = {}
+        for mid in (m.id for m in infos):
+            cached = self._cache.get(mid)
+            if cached is not None and cached[0] and cached[0][-1].seq == last.get(mid):
+                out[mid] = cached
+                continue
+            if cached is not None and cached[0] and cached[0][-1].seq < last.get(mid, 0):
+                records = cached[0] + self._read_records(mid, after=cached[0][-1].seq)
+            else:
+                records = self._read_records(mid)
+            if not records:
+                raise MatchError(f"no match {mid!r} in {self.path}")
+            self._cache[mid] = out[mid] = (records, fold(records))
+        return out
+
     def _last_seq(self, match_id: str) -> int:
         row = self.db.one("SELECT MAX(seq) FROM events WHERE match_id = ?", (match_id,))
         return int(row[0] or 0) if row else 0
