@@ -346,6 +346,31 @@ def test_live_analyzer_follows_the_hand_into_an_engine_state():
     assert live._state == good and live._game_problems
 
 
+def test_the_settings_table_options_reach_the_followed_game():
+    """A camera's followed game is played with the settings' table options (CameraFeed.configure gives them to
+    the analyser): the deal the camera sees carries them, so the engine's state (and every call and score the
+    page shows) uses them; a change applies from the next deal."""
+    from vision.live import LiveAnalyzer
+    from webui.feed import CameraFeed
+
+    video, observations, _ = hand("sanma", 0, None)
+    live = LiveAnalyzer("sanma", recognizer=object())
+    feed = CameraFeed.__new__(CameraFeed)  # only configure: no camera opened
+    feed.analyze = live
+    import threading
+
+    feed._lock = threading.Lock()
+    feed._refresh = lambda: None
+    feed.configure("sanma", {"kuikae": "allowed", "riichi_min_points": 0}, None)
+    live._follow_game(observations[0].to_dict())
+    assert live._state["options"]["kuikae"] == "allowed" and live._state["options"]["riichi_min_points"] == 0
+    deal = live.hand_logs()[0].events[0]
+    assert deal.options_dict == {"kuikae": "allowed", "riichi_min_points": 0}
+    live.options = {}
+    live._follow_game(observations[1].to_dict())  # the same hand: still its deal's options
+    assert live._state["options"]["kuikae"] == "allowed"
+
+
 def test_table_game_keeps_the_winning_moment_for_the_score():
     """At a ron the game holds the win (seat, tile, discarder) and the table as it was when the tile was
     claimed, which the page scores: the camera player's ron of hand sanma 59 is legal and scored."""

@@ -43,7 +43,7 @@ def threads_arg(text: str) -> int:
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
-    from .inference import ImageError, TileRecognizer, draw_overlay, load_image
+    from .inference import DET_THRESHOLD, ImageError, TileRecognizer, draw_overlay, load_image
 
     problem = overlay_problem(args.overlay)
     if problem:
@@ -58,7 +58,8 @@ def cmd_detect(args: argparse.Namespace) -> int:
     from .tilesets import TileSetError
 
     try:
-        rec = TileRecognizer(threads=args.threads, det_threshold=args.threshold, tileset=chosen_tileset(args.tileset))
+        rec = TileRecognizer(threads=args.threads, det_threshold=DET_THRESHOLD if args.threshold is None
+                             else args.threshold, tileset=chosen_tileset(args.tileset))
     except (FileNotFoundError, TileSetError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -89,7 +90,8 @@ def register(sub) -> None:
     p.add_argument("image")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--overlay", metavar="OUT.png", help="write the image with the detections drawn")
-    p.add_argument("--threshold", type=float, default=0.3, help="detector centre-score threshold")
+    p.add_argument("--threshold", type=float, default=None,
+                   help="detector centre-score threshold (default 0.5: vision.inference.DET_THRESHOLD)")
     p.add_argument("--threads", type=threads_arg, default=2, help="CPU threads for the models (1-64)")
     p.add_argument("--variant", "-v", choices=["sanma", "korean-3p", "hong-kong", "three-kaki"],
                    help="read only the tile kinds of this rule system's set")

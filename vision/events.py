@@ -910,6 +910,8 @@ class EventInferrer:
     dealer: int = 0
     positions: Sequence[int] | None = None
     max_nodes: int = 20000
+    #: the table options the game is played with (the settings page's), given to each deal
+    options: dict[str, Any] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     problems: list[EventProblem] = field(default_factory=list)
     frames: int = 0
@@ -1020,7 +1022,7 @@ class EventInferrer:
         cam = g.seats[ctx.camera]
         hand = cam.hand[:13]     # a 14th tile is the dealer's first draw, inferred below
         hands = tuple(hand_text(hand if i == ctx.camera else ["bk"] * 13, v.bonus) for i, v in enumerate(g.seats))
-        deal = Deal(self.variant.name, hands, dora_indicators=" ".join(g.dora))
+        deal = Deal(self.variant.name, hands, dora_indicators=" ".join(g.dora), options=dict(self.options))
         seats = tuple(_Seat(hand=_sorted(hand) if i == ctx.camera else (), bonus=v.bonus, norths=v.norths)
                       for i, v in enumerate(g.seats))
         self._table = _Table(seats, g.dora)
@@ -1114,9 +1116,11 @@ class TableGame:
     the events inferred from the observation; an event the engine refuses is reported in :attr:`problems`
     and the last good state is kept (nothing recorded is lost)."""
 
-    def __init__(self, variant: str, camera: int = 0, dealer: int = 0, positions: Sequence[int] | None = None) -> None:
+    def __init__(self, variant: str, camera: int = 0, dealer: int = 0, positions: Sequence[int] | None = None,
+                 options: dict[str, Any] | None = None) -> None:
         self.variant = variant
-        self.inferrer = EventInferrer(variant, camera=camera, dealer=dealer, positions=positions)
+        self.inferrer = EventInferrer(variant, camera=camera, dealer=dealer, positions=positions,
+                                      options=dict(options or {}))
         self.state = None            # the PlayState after the last applied event
         self.problems: list[str] = []
         self.last_events: list[Event] = []

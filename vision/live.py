@@ -52,7 +52,16 @@ import cv2
 import numpy as np
 
 from . import geometry as G
-from .inference import BACK_INDEX, COARSE_MIN_SIDE, KINDS, NONE_INDEX, empty_boxes, normalize_image, recheck_turned
+from .inference import (
+    BACK_INDEX,
+    COARSE_MIN_SIDE,
+    KINDS,
+    NONE_INDEX,
+    drop_weak,
+    empty_boxes,
+    normalize_image,
+    recheck_turned,
+)
 from .observation import describe_change
 from .rows import complete_rows
 from .tracking import TileTracker
@@ -204,6 +213,7 @@ class LiveAnalyzer:
         # and the dealer's position (the camera player's own, 0, by default)
         self.positions = sorted(int(p) for p in positions) if positions is not None else None
         self.dealer = int(dealer)
+        self._options: dict[str, Any] = {}
         self._me: int | None = None      # the camera player's seat (dealer-relative), when the user gave it
         self.calibration = calibration
         self._calibration_source: str | None = "given" if calibration is not None else None  # saved | tiles
@@ -310,6 +320,18 @@ class LiveAnalyzer:
         if seat != self._me:
             self._me = seat
             self._game, self._state, self._win = None, None, None
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The table options (the settings page's) the followed game is played with: each deal the camera sees
+        carries them; a change applies from the next deal (a hand is not replayed under other rules)."""
+        return dict(self._options)
+
+    @options.setter
+    def options(self, value: dict[str, Any] | None) -> None:
+        self._options = dict(value or {})
+        if self._game is not None:
+            self._game.inferrer.options = dict(self._options)
 
     def _dealer_for(self, ring: list[int]) -> int:
         """The dealer's position on the table ``ring`` (occupied positions, turn order): the user's seat when
@@ -535,6 +557,8 @@ class LiveAnalyzer:
                 boxes = {**boxes, "obb": obb2, "quad": G.obb_to_quad(obb2)}
         raw = probs    # what the classifier said (kept per track); read within the rule system's kinds below
         probs = np.where(in_set, raw, 0.0) if n else raw
+        if n and getattr(rec, "weak_confidence", 0):   # unsure box, unsure reading: a textured surface, no tile
+            probs = np.where(classified[:, None], drop_weak(boxes["score"], probs, rec.weak_confidence), probs)
 
         best = probs.argmax(1) if n else np.zeros(0, int)
         keep = [i for i in range(n) if not (classified[i] and best[i] == NONE_INDEX) and not skipped[i]]
@@ -680,7 +704,7 @@ class LiveAnalyzer:
             seating = self._positions_for()
             ring = seating or sorted(int(s["position"]) for s in observation.get("seats", []))
             self._game = TableGame(self.variant, camera=0, dealer=self._dealer_for(ring) if ring else 0,
-                                   positions=seating)
+                                   positions=seating, options=self._options)
             self._state, self._win = None, None
         try:
             state = self._game.feed(observation)

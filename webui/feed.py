@@ -596,6 +596,8 @@ class CameraFeed(TableFeed):
             self.analyze.variant = variant  # the analyser rebuilds the table with the table's rule system
         if me is not None and self.analyze is not None and hasattr(self.analyze, "me"):
             self.analyze.me = int(me)       # the camera player's seat: whose hand the followed game shows
+        if self.analyze is not None and hasattr(self.analyze, "options"):
+            self.analyze.options = dict(options or {})  # the table options: each deal the camera sees has them
         super().configure(variant, options, me)
 
 
