@@ -242,3 +242,35 @@ def test_accessibility_basics(page_factory, server):
         reached.add(page.evaluate("(document.activeElement.getAttribute('role') || '') + ':' + "
                                   "document.activeElement.tagName"))
     assert "button:polygon" in reached and any(r.endswith(":A") for r in reached)
+
+
+def test_the_club_page_follows_every_table_live(page_factory, server):
+    """The club page in Chromium: a league's standings as recorded, and a hand recorded at another table (by
+    another process, here the ledger directly) appears by itself; readable on a phone without sideways scroll."""
+    from assistant.match.store import Store
+    from tests.test_club import ron
+
+    db = server["app"].config["MATCH_DB"]
+    with Store(db) as st:
+        st.create_match("sanma", ["Ann", "Bob", "Cid"], match_id="e2e1", table="T1", session="e2e", league="E2E")
+        st.append("e2e1", ron("Ann", "Bob", 8000))
+        st.create_match("sanma", ["Dee", "Eli", "Fay"], match_id="e2e2", table="T2", session="e2e", league="E2E")
+    page = page_factory()
+    page.goto(server["url"] + "/club", wait_until="domcontentloaded")
+    page.wait_for_selector("#club-standings table")
+    page.select_option("#club-scope", "league:E2E")
+    page.wait_for_function("document.querySelector('#club-standings tbody tr th').textContent === 'Ann'")
+    # Ann: (43,000 - 40,000) / 1,000 + 15 uma + 15 oka = +33.0, the match still open
+    first = page.locator("#club-standings tbody tr").first.inner_text().split("\t")
+    assert first[:4] == ["1", "Ann", "1 (1 open)", "+33.0"]
+    assert page.locator("#club-tables .club-table").count() == 2
+    with Store(db) as st:  # table T2 records a hand: Fay rons Dee 12,000 -> Fay +37.0 leads
+        st.append("e2e2", ron("Fay", "Dee", 12000))
+    page.wait_for_function("document.querySelector('#club-standings tbody tr th').textContent === 'Fay'")
+    assert page.locator("#club-standings tbody tr").first.inner_text().split("\t")[3] == "+37.0"
+    shoot(page, "club_desktop.png", full_page=True)
+    phone = page_factory(PHONE)
+    phone.goto(server["url"] + "/club", wait_until="domcontentloaded")
+    phone.wait_for_selector("#club-standings table")
+    assert no_sideways_scroll(phone)
+    shoot(phone, "club_phone.png", full_page=True)
