@@ -305,6 +305,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="train on crops made on the fly (datasets.crop_synth: turned, misfitted, sideways boxes, "
                     "tiles on varied surfaces, 'not a tile' parts and textures) instead of a --bank")
     ap.add_argument("--workers", type=int, default=1, help="--synth: processes making the crops")
+    ap.add_argument("--mix-bank", default=None, help="--synth: also draw a share of each batch from this crop bank "
+                    "(models.classifier_data, e.g. rendered tables), augmented as --bank is")
+    ap.add_argument("--mix-share", type=float, default=0.35, help="--mix-bank: its share of each batch")
     ap.add_argument("--bank-per-code", type=int, default=90, help="--synth: face inks per tile kind (styles)")
     ap.add_argument("--bank-bonus", type=int, default=220, help="--synth: face inks per flower/season")
     ap.add_argument("--real-backgrounds", default=str(REAL_ROOT / "real-scenes" / "train" / "images"),
@@ -328,6 +331,17 @@ def main(argv: list[str] | None = None) -> int:
         n_kinds = len(kinds)
         none, back = kinds.index("none"), kinds.index("bk")
         batches = synth_batches(args, work)
+        mix = None
+        if args.mix_bank:
+            mb = np.load(args.mix_bank)
+            if [str(k) for k in mb["kinds"]] != kinds:
+                raise SystemExit(f"{args.mix_bank}: its kinds differ from the made crops'")
+            my = mb["y"].astype(np.int64)
+            mcounts = np.bincount(my, minlength=n_kinds).astype(np.float64)
+            mw = 1.0 / np.sqrt(np.maximum(mcounts[my], 1))
+            mix = (mb["x"], my, mw / mw.sum(),
+                   ~np.isin(my, [kinds.index(c) for c in ("5m", "0m", "5p", "0p", "5s", "0s")]))
+            print(f"mixing {args.mix_share:.0%} of each batch from {args.mix_bank} ({len(my)} crops)", flush=True)
     else:
         bank = np.load(args.bank)
         x_all, y_all, kinds = bank["x"], bank["y"].astype(np.int64), [str(k) for k in bank["kinds"]]
@@ -425,6 +439,15 @@ def main(argv: list[str] | None = None) -> int:
             g["lr"] = lr
         if args.synth:
             xb, yk, flip, known = next(batches)
+            if mix is not None:  # a share of the batch from a crop bank (rendered tables: their look kept)
+                mx, my, mw, mfree = mix
+                mrng = np.random.default_rng([args.seed, step, 7])
+                nb = int(round(len(yk) * args.mix_share))
+                idx = mrng.choice(len(my), nb, p=mw)
+                bx, bflip = augment(mx[idx], mrng, mfree[idx], args.grey_p, args.permute_p)
+                xb, yk, flip, known = xb.copy(), yk.copy(), flip.copy(), known.copy()
+                xb[-nb:], yk[-nb:], flip[-nb:] = bx, my[idx], bflip
+                known[-nb:] = (my[idx] != none) & (my[idx] != back)
             yb = torch.from_numpy(yk).to(device)
             fb = torch.from_numpy(flip.astype(np.float32)).to(device)
             fmask = torch.from_numpy(known.astype(np.float32)).to(device)
