@@ -28,6 +28,8 @@ HANDS = {
     ("hong-kong", 1, 12): "chows and pongs from the centre pool, flowers and seasons, an exhaustive draw",
     ("three-kaki", 22, None): "a hidden seat's tsumo (the losers show their hands), a concealed kong, Fei in hand",
     ("three-kaki", 3, 12): "sinking and swapping Fei, animals and faces, pongs",
+    ("korean-3p", 39, None): "a whole hand to its tsumo: flowers, an open kong, pongs",
+    ("hong-kong", 53, None): "a whole hand to its tsumo: a bonus tile, an open kong, chows and pongs",
 }
 
 
