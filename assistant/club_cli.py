@@ -19,9 +19,10 @@ import csv
 import io
 import json
 import sqlite3
+from pathlib import Path
 from typing import Any
 
-from .match.db import SCHEMA_VERSION, migrate, open_for_admin
+from .match.db import SCHEMA_VERSION, default_target, is_url, migrate, open_for_admin
 from .match.events import MatchError
 
 EXIT_PROBLEMS = 1
@@ -91,7 +92,20 @@ def cmd_db_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _missing_file(args: argparse.Namespace) -> Path | None:
+    """The SQLite file named (or the default one) when it does not exist yet; None for a URL or an existing file."""
+    target = args.db or default_target()
+    if is_url(target):
+        return None
+    path = Path(target).expanduser()
+    return None if path.exists() else path
+
+
 def cmd_db_status(args: argparse.Namespace) -> int:
+    missing = _missing_file(args)
+    if missing is not None:  # a status never creates the file
+        print(f"no ledger at {missing} yet (run 'db init', or start a match with 'match new')")
+        return 0
     backend = open_for_admin(args.db)
     try:
         version = backend.version()
@@ -117,11 +131,22 @@ def _open(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return Store(args.db, readonly=True)
 
 
+def _no_ledger(args: argparse.Namespace) -> bool:
+    """No ledger file yet: say so (as ``match list`` does) and create nothing."""
+    missing = _missing_file(args)
+    if missing is not None:
+        print(f"no matches in {missing}")
+        return True
+    return False
+
+
 def _fmt(x: float) -> str:
     return f"{x:+.1f}"
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
+    if _no_ledger(args):
+        return 0
     from .match.club import club_standings
 
     with _open(args) as st:
@@ -169,6 +194,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 def cmd_tables(args: argparse.Namespace) -> int:
+    if _no_ledger(args):
+        return 0
     from .match.club import tables
 
     with _open(args) as st:
@@ -191,6 +218,8 @@ def cmd_tables(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if _no_ledger(args):
+        return 0
     from .match.club import check, tables
 
     with _open(args) as st:
@@ -204,6 +233,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    if _no_ledger(args):
+        return 0
     from .match.club import audit
 
     with _open(args) as st:

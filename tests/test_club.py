@@ -367,3 +367,14 @@ def test_a_watching_store_sees_each_tables_new_events(ledger):
         after = {t.info.id: (len(t.records), t.state.finished) for t in tables(watcher)}
         assert after == {"t2": (4, False), "t4": (3, False), "t3": (3, True), "t1": (3, True)}
         assert watcher.state("t4").points == (27000, 34000, 44000)
+
+
+def test_looking_at_a_ledger_that_is_not_there_creates_nothing(tmp_path):
+    db = tmp_path / "none.db"
+    r = cli("db", "status", "--db", str(db))
+    assert (r.returncode, r.stdout.strip()) == (
+        0, f"no ledger at {db} yet (run 'db init', or start a match with 'match new')")
+    for action in ("standings", "tables", "check", "audit"):
+        r = cli("club", action, "--db", str(db))
+        assert (r.returncode, r.stdout.strip()) == (0, f"no matches in {db}"), action
+    assert list(tmp_path.iterdir()) == []
