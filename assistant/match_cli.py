@@ -297,15 +297,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _mjai(args: argparse.Namespace) -> str:
-    """The followed hands (``--hands`` files: hand logs as the live page's "this hand's events" gives them) as
-    mjai JSON lines, named after the match's players when a match is there."""
-    from .match.mjai import mjai_lines, to_mjai
+def _hand_logs(args: argparse.Namespace) -> list[Any]:
+    """The hand logs of ``--hands`` (each file one hand log, or ``{"hands": [...]}``), replayed by the engine."""
     from .play import EventError, HandLog, IllegalEvent
 
-    if not args.hands:
-        raise MatchError("mjai needs the followed hands: --hands FILE ... (hand logs: the live page's "
-                         "/api/live/hand.json, or eval-video's)")
     logs = []
     for path in args.hands:
         data = _json_arg("@" + path)
@@ -317,6 +312,18 @@ def _mjai(args: argparse.Namespace) -> str:
                 logs.append(HandLog.from_json(item))
             except (EventError, IllegalEvent) as e:
                 raise MatchError(f"{path}: not a hand log the engine can replay: {e}") from None
+    return logs
+
+
+def _mjai(args: argparse.Namespace) -> str:
+    """The followed hands (``--hands`` files: hand logs as the live page's "this hand's events" gives them) as
+    mjai JSON lines, named after the match's players when a match is there."""
+    from .match.mjai import mjai_lines, to_mjai
+
+    if not args.hands:
+        raise MatchError("mjai needs the followed hands: --hands FILE ... (hand logs: the live page's "
+                         "/api/live/hand.json, or eval-video's)")
+    logs = _hand_logs(args)
     names = None
     if args.match is not None or args.db is not None:
         with _store(args, readonly=True) as st:
@@ -340,7 +347,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         elif args.format == "tenhou6":
             from .match.tenhou import to_tenhou6
 
-            text = json.dumps(to_tenhou6(st.state(match_id), st.records(match_id), match_id),
+            hands = _hand_logs(args) if args.hands else []
+            text = json.dumps(to_tenhou6(st.state(match_id), st.records(match_id), match_id, hands),
                               ensure_ascii=False) + "\n"
         else:
             info = st.info(match_id)
@@ -522,7 +530,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="csv: the score sheet; json: the event log (import reads it back); tenhou6: a tenhou.net/6 "
                         "JSON log for riichi review tools (sanma); mjai: the followed hands (--hands) as mjai "
                         "JSON lines (sanma)")
-    p.add_argument("--hands", nargs="+", metavar="FILE", help="mjai: hand logs of the followed game, in order")
+    p.add_argument("--hands", nargs="+", metavar="FILE", help="mjai, tenhou6: hand logs of the followed game (the "
+                   "live page's /api/live/hand.json); tenhou6 fills each matching hand's draw and discard stream")
     p.add_argument("--out", default=None, help="output file (default: stdout)")
     p.set_defaults(func=_guard(cmd_export))
 
