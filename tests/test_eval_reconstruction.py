@@ -8,7 +8,7 @@ import argparse
 import numpy as np
 
 from datasets.table_scene import generate_table_scene, noisy_detections
-from vision.eval_reconstruction import (
+from evaluation.reconstruction import (
     compare,
     evaluate_scene,
     expected_observation,

@@ -160,7 +160,7 @@ def test_frames_show_the_states_they_film():
 @pytest.mark.parametrize("variant,seed,short_wall", [("sanma", 55, None), ("korean-3p", 26, 12),
                                                       ("hong-kong", 1, 12), ("three-kaki", 22, None)])
 def test_exact_labels_reconstruct_to_the_frames_truth(variant, seed, short_wall):
-    from vision.eval_reconstruction import compare, expected_observation
+    from evaluation.reconstruction import compare, expected_observation
     from vision.reconstruct import reconstruct
 
     v = video(variant, seed, short_wall)

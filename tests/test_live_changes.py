@@ -12,7 +12,7 @@ from vision.live import ChangeDetector, grow_rects
 
 
 def _noisy(image, rng, noise=2.0, jpeg=85):
-    from vision.bench_live_pipeline import camera_frame
+    from evaluation.live_pipeline import camera_frame
 
     return camera_frame(np.asarray(image, np.float32), rng, noise, jpeg)
 
@@ -116,7 +116,7 @@ def play():
     """A table before and after a turn (a discard appears, a wall tile is drawn), rendered identically
     elsewhere, and where the discard lies in the image."""
     from datasets.table_scene import generate_table_scene
-    from vision.bench_live_pipeline import SceneRenderer, play_order
+    from evaluation.live_pipeline import SceneRenderer, play_order
 
     scene = generate_table_scene("sanma", 3, width=960, height=540)
     reveal, draw = play_order(scene, 1)

@@ -166,7 +166,7 @@ def test_softmax_topk():
 
 
 def test_angle_ok_tolerates_quantisation_boundary():
-    from vision.eval_models import angle_ok
+    from evaluation.recognition import angle_ok
 
     assert angle_ok(47, 44) and angle_ok(359, 2) and not angle_ok(100, 40)
     assert angle_ok(181, 0, back=True) and not angle_ok(181, 0)

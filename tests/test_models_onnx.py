@@ -7,8 +7,8 @@ import pytest
 
 ort = pytest.importorskip("onnxruntime")
 
+from evaluation.recognition import angle_ok  # noqa: E402
 from vision import geometry as G  # noqa: E402
-from vision.eval_models import angle_ok  # noqa: E402
 from vision.inference import CLASSIFIER_PATH, DETECTOR_PATH, KINDS, TileRecognizer  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file()),

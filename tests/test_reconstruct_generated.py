@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision.eval_reconstruction import RULE_SYSTEMS, evaluate_scene
+from evaluation.reconstruction import RULE_SYSTEMS, evaluate_scene
 
 
 @pytest.mark.parametrize("variant", RULE_SYSTEMS)

@@ -7,8 +7,8 @@ import numpy as np
 
 from datasets.camera import Camera
 from datasets.table_scene import generate_table_scene, noisy_detections, obb_corners, quad_to_obb
+from evaluation.reconstruction import scene_calibration
 from vision.calibration import apply_h, from_camera
-from vision.eval_reconstruction import scene_calibration
 from vision.reconstruct import flat_widths, map_detections, tile_size
 
 

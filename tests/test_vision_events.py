@@ -13,7 +13,7 @@ from test_hand_video import video as generated
 from assistant.play import Deal, Draw, ExhaustiveDraw, Reveal, Ron, Tsumo, replay
 from assistant.variants import get_variant
 from datasets.hand_video import generate_hand_video
-from vision.eval_video import compare_logs, frame_observations, infer
+from evaluation.video import compare_logs, frame_observations, infer
 from vision.events import EventInferrer
 from vision.observation import TableObservation
 from vision.reconstruct import check
@@ -77,7 +77,7 @@ def test_exact_values_of_a_sanma_hand():
 
 
 def _exact_readings(video) -> list[TableObservation]:
-    from vision.eval_reconstruction import expected_observation
+    from evaluation.reconstruction import expected_observation
 
     return [expected_observation(video.scene(f)) for f in video.frames]
 
@@ -520,7 +520,7 @@ def test_eval_video_live_reads_through_the_live_pipeline(capsys, blind_recognize
     reads nothing no event is inferred (and --live alone is refused)."""
     import argparse
 
-    from vision.eval_video import cmd_eval_video, evaluate_hand
+    from evaluation.video import cmd_eval_video, evaluate_hand
 
     r = evaluate_hand("sanma", 3, recognizer=blind_recognizer, short_wall=2, live=True)
     assert r["matched"] == 0 and r["events"] > 0 and not r["exact"]
@@ -536,7 +536,7 @@ def test_eval_video_live_reads_through_the_live_pipeline(capsys, blind_recognize
 
 
 def test_the_simulated_user_taps_the_tiles_shown_wrongly_least_sure_first():
-    from vision.eval_video import wrong_tiles
+    from evaluation.video import wrong_tiles
 
     def quad(cx, cy):
         return [[cx - 10, cy - 14], [cx + 10, cy - 14], [cx + 10, cy + 14], [cx - 10, cy + 14]]

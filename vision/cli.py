@@ -10,14 +10,11 @@ import json
 COMMANDS = {
     "cameras": "list attached cameras",
     "detect": "recognise the tiles in one image",
-    "eval-models": "evaluate the tile models (synthetic, real crops, real scenes, latency)",
     "calibrate": "save or show a camera's table calibration",
     "reconstruct": "rebuild the table from a photo or from `detect --json` output",
-    "eval-reconstruction": "how often generated tables are reconstructed exactly",
     "analyze": "tiles in a photo, the rebuilt table, and the own hand's waits and advice",
     "finetune": "retrain the classifier's last layer on your tile corrections",
     "tileset": "teach the assistant your own tile set (enroll from one photo, learn from corrected photos)",
-    "eval-video": "how often the events of generated hands are inferred exactly",
 }
 
 
@@ -51,21 +48,18 @@ def register(sub) -> None:
     register_analyze(sub)
     register_finetune(sub)
     register_tileset(sub)
-    from .eval_video import register as register_events
-    register_events(sub)
 
 
 def register_models(sub) -> None:
-    """``detect`` and ``eval-models`` (tile recognition models)."""
-    from . import detect, eval_models
+    """``detect`` (tile recognition models; their evaluation is the ``evaluation`` package's)."""
+    from . import detect
 
     detect.register(sub)
-    eval_models.register(sub)
 
 
 def register_reconstruction(sub) -> None:
-    """``calibrate``, ``reconstruct`` and ``eval-reconstruction`` (table reconstruction)."""
-    from . import eval_reconstruction
+    """``calibrate`` and ``reconstruct`` (table reconstruction)."""
+    from assistant.variants import variant_names
 
     p = sub.add_parser("calibrate", help="save or show a camera's table calibration")
     p.add_argument("--camera-id", default="default")
@@ -82,13 +76,12 @@ def register_reconstruction(sub) -> None:
 
     p = sub.add_parser("reconstruct", help="rebuild the table from a photo or from `detect --json` output")
     p.add_argument("input", help="an image, or a JSON file written by `mahjong-assistant detect --json`")
-    p.add_argument("--variant", required=True, choices=eval_reconstruction.RULE_SYSTEMS)
+    p.add_argument("--variant", required=True, choices=variant_names())
     p.add_argument("--camera-id", default="default", help="use this camera's saved calibration")
     p.add_argument("--dir", help="calibration folder")
     p.add_argument("--tile-mm", type=float, default=26.0, help="tile width when estimating from the tiles")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_reconstruct)
-    eval_reconstruction.register(sub)
 
 
 def _parse_size(text: str) -> tuple[int, int]:

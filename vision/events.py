@@ -36,7 +36,7 @@ A tile of the camera player's hand read wrongly so far is re-read when the table
 correction, or its discard): :func:`reread` finds the reading that explains the change, the hand's log is
 corrected (:attr:`EventInferrer.rereads`) and :class:`TableGame` replays it.
 
-``mahjong-assistant eval-video`` (:mod:`vision.eval_video`) measures it on generated videos of whole hands
+``mahjong-assistant eval-video`` (:mod:`evaluation.video`) measures it on generated videos of whole hands
 (:mod:`datasets.hand_video`).
 """
 
@@ -1107,6 +1107,23 @@ def _describe(t: _Table, g: _Target, ctx: _Ctx) -> str:
         return describe_change(before, after) or "nothing readable"
     except Exception:   # the words are a courtesy; never let them hide the problem
         return "the table changed"
+
+
+def compare_logs(inferred: Sequence[Event], expected: Sequence[Event]) -> tuple[int, str]:
+    """(expected events matched in order, the first difference in words or "")."""
+    import json
+    from difflib import SequenceMatcher
+
+    sm = SequenceMatcher(None, list(inferred), list(expected), autojunk=False)
+    matched = sum(b.size for b in sm.get_matching_blocks())
+    first = ""
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op != "equal":
+            got = ", ".join(json.dumps(e.to_json()) for e in inferred[i1:i2][:2]) or "nothing"
+            want = ", ".join(json.dumps(e.to_json()) for e in expected[j1:j2][:2]) or "nothing"
+            first = f"at event {j1}: inferred {got}; the script has {want}"
+            break
+    return matched, first
 
 
 class TableGame:

@@ -169,7 +169,7 @@ def _session(path: Path, threads: int):
 
 #: The detector's centre-score threshold. A box it scores below WEAK_SCORE whose best reading is below
 #: WEAK_CONFIDENCE is taken for "not a tile" (drop_weak). Chosen on real-scenes *valid* and 20 textured frames
-#: with no tile that the evaluation does not use (python -m vision.eval_threshold, 2026-12-02): against no such
+#: with no tile that the evaluation does not use (python -m evaluation.threshold, 2026-12-02): against no such
 #: rule, recall 0.864 -> 0.864, precision 0.574 -> 0.630, boxes per empty 1280x720 frame 21.9 -> 14.4. Raising
 #: the threshold itself to 0.5 gave 0.861 / 0.798 / 2.9 on those but lost the demo film's small overhead tiles
 #: (7 of 24 events followed), and WEAK_CONFIDENCE 0.7 lost 5 of its first frame's tiles: not taken.

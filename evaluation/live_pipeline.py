@@ -1,6 +1,6 @@
 """Frames/s and frame-to-state latency of the live pipeline (vision.live.LiveAnalyzer) against the raw recogniser.
 
-    python -m vision.bench_live_pipeline [--frames 120] [--scenes 1] [--width 1280 --height 720] [--fps 20]
+    python -m evaluation.live_pipeline [--frames 120] [--scenes 1] [--width 1280 --height 720] [--fps 20]
         [--every 0.5 1.0] [--hand-frames 0] [--noise 2] [--jpeg 85] [--full-every 2] [--legacy] [--no-full-live]
 
 The video (:func:`make_video`): a rendered generated table (``datasets.table_scene``, 60-100 visible tiles)
@@ -207,8 +207,8 @@ def _match(a: list[dict], b: list[dict], radius: float) -> tuple[int, int]:
 
 
 def run(args) -> dict:
-    from .inference import TileRecognizer
-    from .live import LiveAnalyzer
+    from vision.inference import TileRecognizer
+    from vision.live import LiveAnalyzer
 
     t0 = time.perf_counter()
     video = make_video(args.frames, args.scenes, args.width, args.height, args.variant, args.seed, args.fps,

@@ -36,9 +36,9 @@ from collections import Counter
 
 import numpy as np
 
-from .calibration import Calibration, estimate_from_tiles, from_camera, from_corners
-from .observation import MeldObservation, SeatObservation, TableObservation
-from .reconstruct import reconstruct
+from vision.calibration import Calibration, estimate_from_tiles, from_camera, from_corners
+from vision.observation import MeldObservation, SeatObservation, TableObservation
+from vision.reconstruct import reconstruct
 
 RULE_SYSTEMS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
 
@@ -52,7 +52,7 @@ def expected_observation(scene, labels=None, seating: str = "known") -> TableObs
     occupied sides are guessed from the tiles) a three-player table where a player shows no tile at all is
     ambiguous, and a source position that differs between the possible seatings is expected to be left open
     (None), as :func:`vision.reconstruct.reconstruct` reports it."""
-    from .reconstruct import _canon, possible_seatings, source_position
+    from vision.reconstruct import _canon, possible_seatings, source_position
 
     truth = scene.truth
     labels = scene.labels if labels is None else labels
@@ -197,9 +197,8 @@ def draw_reconstruction(image: np.ndarray, detections, obs: TableObservation, ca
     import cv2
 
     from assistant.variants import get_variant
-
-    from .reconstruct import locate_pieces
-    from .zones import from_seat
+    from vision.reconstruct import locate_pieces
+    from vision.zones import from_seat
 
     out = image.copy()
     players = obs.players
@@ -353,7 +352,7 @@ def cmd_eval_reconstruction(args: argparse.Namespace) -> int:
 
         warn_without_cjk()
         try:
-            from .inference import TileRecognizer
+            from vision.inference import TileRecognizer
 
             recognizer = TileRecognizer(threads=args.threads)
         except (ImportError, FileNotFoundError) as exc:

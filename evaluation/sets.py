@@ -23,8 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import geometry as G
-from .inference import KINDS
+from vision import geometry as G
+from vision.inference import KINDS
 
 PLACED_SEED = 5151
 CLOSEUP_SEED = 6161
@@ -104,7 +104,7 @@ def eval_closeups(rec, n: int = 24, seed: int = CLOSEUP_SEED, overlay_dir: Path 
         if overlay_dir is not None and i < 4:
             import cv2
 
-            from .inference import draw_overlay
+            from vision.inference import draw_overlay
 
             cv2.imwrite(str(overlay_dir / f"closeup-{i:02d}.jpg"), draw_overlay(img, tiles))
     return {"scenes": n, "tiles": total, "one_box": one / max(1, total), "read_right": right / max(1, total),
@@ -189,9 +189,8 @@ def eval_enrollment(rec_factory, variants=ENROLL_VARIANTS, scenes_per_set: int =
     same set, before (no set, the rule system's kinds) and after (with the set)."""
     from datasets.codes import TILE_CODES
     from datasets.crop_synth import BODIES, render_layout
-
-    from . import tilesets as T
-    from .reconstruct import in_set
+    from vision import tilesets as T
+    from vision.reconstruct import in_set
 
     bank = _held_bank()
     out = {}

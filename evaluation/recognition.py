@@ -25,8 +25,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import geometry as G
-from .inference import KINDS, TileRecognizer, draw_overlay
+from vision import geometry as G
+from vision.inference import KINDS, TileRecognizer, draw_overlay
 
 SYNTH_EVAL_SEED = 9001
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -443,9 +443,9 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def real_rows(rec: TileRecognizer, data: Path, base, out: Path | None, factory) -> dict:
-    """The rows of :mod:`vision.eval_sets`: real crops placed as on a table, close-ups, empty backgrounds,
+    """The rows of :mod:`evaluation.sets`: real crops placed as on a table, close-ups, empty backgrounds,
     held-out face styles, enrollment on them."""
-    from . import eval_sets as E
+    from evaluation import sets as E
 
     x, codes = read_real_crops(data / "real-crops", ("test",))
     return {"real_crops_placed": E.eval_placed(rec, x, codes),

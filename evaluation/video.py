@@ -17,10 +17,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from assistant.play import Event
-
-from .events import EventInferrer
-from .observation import TableObservation
+from vision.events import EventInferrer, compare_logs
+from vision.observation import TableObservation
 
 RULE_SYSTEMS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
 
@@ -31,8 +29,7 @@ def frame_observations(video, frames=None, noise: float = 0.03, seed: int = 0,
     detector-like boxes with ``noise`` (or the rendered image through ``recognizer``), the camera's own
     calibration, the players' positions known."""
     from datasets.hand_video import frame_detections
-
-    from .reconstruct import reconstruct
+    from vision.reconstruct import reconstruct
 
     cal = video.calibration()
     out = []
@@ -52,22 +49,6 @@ def infer(video, observations: Sequence[TableObservation]) -> EventInferrer:
         inf.feed(obs)
     inf.finish()
     return inf
-
-
-def compare_logs(inferred: Sequence[Event], expected: Sequence[Event]) -> tuple[int, str]:
-    """(expected events matched in order, the first difference in words or "")."""
-    from difflib import SequenceMatcher
-
-    sm = SequenceMatcher(None, list(inferred), list(expected), autojunk=False)
-    matched = sum(b.size for b in sm.get_matching_blocks())
-    first = ""
-    for op, i1, i2, j1, j2 in sm.get_opcodes():
-        if op != "equal":
-            got = ", ".join(json.dumps(e.to_json()) for e in inferred[i1:i2][:2]) or "nothing"
-            want = ", ".join(json.dumps(e.to_json()) for e in expected[j1:j2][:2]) or "nothing"
-            first = f"at event {j1}: inferred {got}; the script has {want}"
-            break
-    return matched, first
 
 
 LIVE_READS = 4   # times the live pipeline reads each frame (``--live``), as the demo film is read
@@ -103,7 +84,7 @@ def live_inferrer(video, recognizer, reads: int = LIVE_READS, taps: int = 0):
     ``taps``: a simulated user who, whenever the page shows a problem, corrects up to ``TAPS_PER_FRAME`` of the
     tiles shown wrongly (least sure first; the truth from the frame's labels), ``taps`` in the whole hand. The
     corrections go to the analyser as the page's would, and hold from then on. The inferrer gets ``taps_used``."""
-    from .live import LiveAnalyzer
+    from vision.live import LiveAnalyzer
 
     la = LiveAnalyzer(video.variant, camera_id=f"eval-video-{video.seed}", recognizer=recognizer,
                       calibration=video.calibration(), positions=video.positions, dealer=video.dealer,
@@ -179,7 +160,7 @@ def cmd_eval_video(args: argparse.Namespace) -> int:
 
         warn_without_cjk()
         try:
-            from .inference import TileRecognizer
+            from vision.inference import TileRecognizer
 
             recognizer = TileRecognizer(threads=args.threads, auto_scale=True)   # as the live pipeline reads
         except (ImportError, FileNotFoundError) as exc:
@@ -224,7 +205,7 @@ def cmd_eval_video(args: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
-    from .eval_reconstruction import add_generated_options, add_output_options
+    from evaluation.reconstruction import add_generated_options, add_output_options
 
     p = sub.add_parser("eval-video", help="how often the events of generated hands are inferred exactly")
     add_generated_options(p, "hands", 10)

@@ -1,4 +1,4 @@
-"""How the detector's thresholds trade real tiles for false boxes: ``python -m vision.eval_threshold``.
+"""How the detector's thresholds trade real tiles for false boxes: ``python -m evaluation.threshold``.
 
 For each ``--weak-confidence`` (and ``--det-threshold``) it reads real-scenes *valid* (never test) and
 ``--frames`` textured 1280x720 frames with no tile (seed 777: not the frames eval-models scores) and prints the
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import geometry as G
-from .eval_models import DEFAULT_DATA, read_real_scenes
-from .inference import DET_THRESHOLD, TileRecognizer
+from evaluation.recognition import DEFAULT_DATA, read_real_scenes
+from vision import geometry as G
+from vision.inference import DET_THRESHOLD, TileRecognizer
 
 
 def measure(rec: TileRecognizer, scenes, frames) -> dict[str, float]:
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from datasets.crop_synth import _camera, surface
 
-    ap = argparse.ArgumentParser(prog="python -m vision.eval_threshold", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m evaluation.threshold", description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(DEFAULT_DATA))
     ap.add_argument("--weak-confidence", type=float, nargs="+", default=[0.0, 0.5, 0.7])
     ap.add_argument("--det-threshold", type=float, default=DET_THRESHOLD)
