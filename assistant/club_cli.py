@@ -18,28 +18,13 @@ import argparse
 import csv
 import io
 import json
-import sqlite3
 from pathlib import Path
-from typing import Any
 
 from .match.db import SCHEMA_VERSION, default_target, is_url, migrate, open_for_admin
 from .match.events import MatchError
+from .match_cli import _guard
 
 EXIT_PROBLEMS = 1
-
-
-def _guard(func: Any) -> Any:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return int(func(args) or 0)
-        except (sqlite3.Error, OSError) as e:
-            raise MatchError(f"{type(e).__name__}: {e}") from None
-        except Exception as e:
-            if type(e).__module__.startswith("psycopg"):
-                raise MatchError(f"PostgreSQL: {str(e).strip().splitlines()[0] if str(e).strip() else e}") from None
-            raise
-
-    return run
 
 
 def _date(text: str) -> str:
@@ -56,40 +41,32 @@ def _date(text: str) -> str:
 # --- db ------------------------------------------------------------------------------------------------------
 
 
-def cmd_db_init(args: argparse.Namespace) -> int:
+def _migrate(args: argparse.Namespace, create: bool) -> int:
     backend = open_for_admin(args.db)
     try:
         before = backend.version()
+        if before == 0 and not create:
+            raise MatchError(f"{backend.where} has no match ledger yet: run 'mahjong-assistant db init'")
         steps = migrate(backend)
     finally:
         backend.close()
     if before == 0:
         print(f"created the match ledger at {backend.where} (schema version {SCHEMA_VERSION})")
     elif steps:
-        print(f"{backend.where} was at schema version {before}; migrated to {SCHEMA_VERSION}:")
-        for s in steps:
-            print(f"  {s}")
-    else:
-        print(f"{backend.where} is already at schema version {SCHEMA_VERSION}")
-    return 0
-
-
-def cmd_db_migrate(args: argparse.Namespace) -> int:
-    backend = open_for_admin(args.db)
-    try:
-        before = backend.version()
-        if before == 0:
-            raise MatchError(f"{backend.where} has no match ledger yet: run 'mahjong-assistant db init'")
-        steps = migrate(backend)
-    finally:
-        backend.close()
-    if steps:
         print(f"migrated {backend.where} from schema version {before} to {SCHEMA_VERSION}:")
         for s in steps:
             print(f"  {s}")
     else:
         print(f"{backend.where} is already at schema version {SCHEMA_VERSION}")
     return 0
+
+
+def cmd_db_init(args: argparse.Namespace) -> int:
+    return _migrate(args, create=True)
+
+
+def cmd_db_migrate(args: argparse.Namespace) -> int:
+    return _migrate(args, create=False)
 
 
 def _missing_file(args: argparse.Namespace) -> Path | None:

@@ -28,13 +28,12 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .match.db import default_target, is_url
+from .match.db import db_error_text, default_target, is_url
 from .match.events import (
     HAND_FLAGS,
     AbortiveDraw,
@@ -332,14 +331,16 @@ def _mjai(args: argparse.Namespace) -> str:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    if args.format == "mjai":
-        text = _mjai(args)
-        if args.out:
-            Path(args.out).write_text(text)
-            print(f"wrote {args.out}")
-        else:
-            sys.stdout.write(text)
-        return 0
+    text = _mjai(args) if args.format == "mjai" else _export_match(args)
+    if args.out:
+        Path(args.out).write_text(text)
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _export_match(args: argparse.Namespace) -> str:
     with _store(args, readonly=True) as st:
         match_id = st.resolve(args.match)
         if args.format == "csv":
@@ -351,16 +352,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             text = json.dumps(to_tenhou6(st.state(match_id), st.records(match_id), match_id, hands),
                               ensure_ascii=False) + "\n"
         else:
-            info = st.info(match_id)
-            club = {"table": info.table, "session": info.session, "league": info.league,
-                    "tournament": info.tournament}
-            text = json.dumps(log_to_json(match_id, st.records(match_id), club), indent=2) + "\n"
-    if args.out:
-        Path(args.out).write_text(text)
-        print(f"wrote {args.out}")
-    else:
-        sys.stdout.write(text)
-    return 0
+            text = json.dumps(log_to_json(match_id, st.records(match_id), st.info(match_id).club()), indent=2) + "\n"
+    return text
 
 
 def _club_of(data: Any) -> dict[str, Any]:
@@ -415,12 +408,11 @@ def _guard(func: Any) -> Any:
     def run(args: argparse.Namespace) -> int:
         try:
             return int(func(args) or 0)
-        except (sqlite3.Error, OSError) as e:
-            raise MatchError(f"{type(e).__name__}: {e}") from None
         except Exception as e:
-            if type(e).__module__.startswith("psycopg"):  # a PostgreSQL error: said in one line
-                raise MatchError(f"PostgreSQL: {str(e).strip().splitlines()[0] if str(e).strip() else e}") from None
-            raise
+            text = db_error_text(e)
+            if text is None:
+                raise
+            raise MatchError(text) from None
 
     return run
 

@@ -6,13 +6,13 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from assistant.match import MatchError, Riichi, Store, Undo, Win, WinClaim
+from assistant.match.db import db_error_text
 from assistant.match.events import HandSpec
 from assistant.match.export import log_to_json, state_json, to_csv
 from assistant.match.rules import RULES
@@ -22,10 +22,6 @@ from .engine import check_options, hand_spec, read_state, read_win, win_view
 from .errors import ApiError, get_bool, get_obj, get_str, json_body
 
 bp = Blueprint("match", __name__)
-
-
-def _db_error(e: Exception) -> bool:
-    return isinstance(e, sqlite3.Error | OSError) or type(e).__module__.startswith("psycopg")
 
 
 @contextmanager
@@ -39,14 +35,16 @@ def store(readonly: bool = False):
             raise ApiError("no match yet: start one on the score sheet", 404) from None
         raise ApiError(f"the match ledger is not available: {e}", 503) from None
     except Exception as e:
-        if _db_error(e):
-            raise ApiError(f"the match ledger is not available: {str(e).strip().splitlines()[0]}", 503) from None
+        text = db_error_text(e)
+        if text is not None:
+            raise ApiError(f"the match ledger is not available: {text}", 503) from None
         raise
     try:
         yield st
     except Exception as e:
-        if _db_error(e):
-            raise ApiError(f"match ledger error: {str(e).strip().splitlines()[0]}", 503) from None
+        text = db_error_text(e)
+        if text is not None:
+            raise ApiError(f"match ledger error: {text}", 503) from None
         raise
     finally:
         st.close()
@@ -230,8 +228,6 @@ def export_csv(match_id: str):
 def export_json(match_id: str):
     with store() as st:
         mid = resolve(st, match_id)
-        info = st.info(mid)
-        club = {"table": info.table, "session": info.session, "league": info.league, "tournament": info.tournament}
-        text = json.dumps(log_to_json(mid, st.records(mid), club), indent=2) + "\n"
+        text = json.dumps(log_to_json(mid, st.records(mid), st.info(mid).club()), indent=2) + "\n"
     return Response(text, mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="match-{mid}.json"'})

@@ -110,6 +110,16 @@ def redact(url: str) -> str:
     return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
 
 
+def db_error_text(e: BaseException) -> str | None:
+    """One line for an error of the ledger's database (SQLite, a file, or PostgreSQL), None for anything else."""
+    if isinstance(e, sqlite3.Error | OSError):
+        return f"{type(e).__name__}: {e}"
+    if type(e).__module__.startswith("psycopg"):
+        text = str(e).strip()
+        return f"PostgreSQL: {text.splitlines()[0] if text else type(e).__name__}"
+    return None
+
+
 class Backend(Protocol):
     """One open ledger database."""
 
@@ -325,4 +335,4 @@ def open_for_admin(target: str | os.PathLike[str] | None = None) -> Backend:
 
 
 __all__ = ["APPEND_ONLY", "Backend", "DB_ENV", "MIGRATIONS", "PostgresBackend", "SCHEMA_VERSION", "SqliteBackend",
-           "connect", "default_target", "is_url", "migrate", "open_for_admin", "redact"]
+           "connect", "db_error_text", "default_target", "is_url", "migrate", "open_for_admin", "redact"]

@@ -62,6 +62,10 @@ class MatchInfo:
     league: str | None = None
     tournament: str | None = None
 
+    def club(self) -> dict[str, str | None]:
+        """Where the match is played and what it counts for, as the JSON export writes it."""
+        return {"table": self.table, "session": self.session, "league": self.league, "tournament": self.tournament}
+
 
 def _name(what: str, value: str | None) -> str | None:
     if value is None:
