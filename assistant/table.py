@@ -676,30 +676,63 @@ class TableState:
             raise StateError("last_tile", f"a bonus window is on the bonus tile seat {self.turn} just laid out")
 
     def _validate_copies(self) -> None:
-        v = self.variant
-        counts: Counter[int] = Counter()
-        reds: Counter[int] = Counter()
         tiles: list[Tile] = list(self.dora_indicators)
         for s in self.seats:
             tiles.extend(s.hand.all_tiles())
             tiles.extend(d.tile for d in s.discards if d.called_by is None)
-        for t in tiles:
-            counts[t.kind] += 1
-            if t.red:
-                reds[t.kind] += 1
         where = "hands, melds, bonus areas, uncalled discards and dora indicators"
-        for kind, c in sorted(counts.items()):
-            if kind == BACK:
-                continue
-            cap = v.copies.get(kind, 0)
-            if c > cap:
-                raise StateError("seats", f"{c} copies of {kind_code(kind)} on the table ({where}); the "
-                                          f"{v.name} set has {cap}")
-        for kind, c in reds.items():
-            cap = v.red_fives.get(kind, 0)
-            if c > cap:
-                code = Tile(kind, True).code
-                raise StateError("seats", f"{c} copies of {code} on the table; the {v.name} set has {cap}")
+        for p in tile_problems(self.variant, tiles):
+            place = f" ({where})" if p.kind == "too_many_copies" else ""
+            raise StateError("seats", p.message if p.kind == "not_in_set" else
+                             f"{p.count} copies of {p.code} on the table{place}; the {self.variant.name} set "
+                             f"has {p.cap}")
+
+
+@dataclass(frozen=True)
+class TileProblem:
+    """One thing wrong with the tiles seen on a table: ``kind`` not_in_set (a kind, or a red five, the set
+    lacks), too_many_copies or too_many_red; ``code`` the tile (a plain code for copies); ``count`` seen,
+    ``cap`` the set's copies."""
+
+    kind: str
+    code: str
+    count: int
+    cap: int
+
+    @property
+    def message(self) -> str:
+        if self.kind == "not_in_set":
+            return f"{self.code} is not in the tile set"
+        return f"{self.count} copies of {self.code}; the set has {self.cap}"
+
+
+def tile_problems(variant: RuleSystem, tiles: Iterable[Tile]) -> list[TileProblem]:
+    """What is wrong with these tiles seen together on one table in ``variant`` (never raises): kinds and red
+    fives the set lacks, more copies of a kind (red fives counted with their kind) or more red fives than
+    the set has. Face-down tiles are not counted. The engine's state validation and the camera's
+    reconstruction both judge a table with it."""
+    counts: Counter[int] = Counter()
+    reds: Counter[int] = Counter()
+    out: list[TileProblem] = []
+    lacking: set[str] = set()
+    for t in tiles:
+        if t.kind == BACK:
+            continue
+        if t.kind not in variant.copies or (t.red and variant.red_fives.get(t.kind, 0) == 0):
+            if t.code not in lacking:
+                lacking.add(t.code)
+                out.append(TileProblem("not_in_set", t.code, 1, 0))
+            continue
+        counts[t.kind] += 1
+        if t.red:
+            reds[t.kind] += 1
+    for kind, c in sorted(counts.items()):
+        if c > variant.copies.get(kind, 0):
+            out.append(TileProblem("too_many_copies", kind_code(kind), c, variant.copies.get(kind, 0)))
+    for kind, c in sorted(reds.items()):
+        if c > variant.red_fives.get(kind, 0):
+            out.append(TileProblem("too_many_red", Tile(kind, True).code, c, variant.red_fives.get(kind, 0)))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -239,7 +239,8 @@ def _project_closed_kong(ev, before, after, cam):
 
 def _reveals(state, seats, cam, drawn_by=None) -> list:
     """Reveals of the hidden hands among ``seats`` (the tile drawn face down named for ``drawn_by``)."""
-    from vision.events import Reveal, hand_text
+    from assistant.play import Reveal
+    from vision.events import hand_text
 
     out = []
     for s in seats:

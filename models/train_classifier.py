@@ -162,13 +162,23 @@ def placed_real(x: np.ndarray, seed: int = 4242) -> np.ndarray:
         else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
 
 
-def held_out_crops(n: int = 2000, seed: int = 777) -> tuple[np.ndarray, np.ndarray]:
-    """Crops of faces in styles training never sees (``FaceBank(held_out=True)``), the same geometry."""
+def held_out_crops(n: int = 2000, seed: int = 777) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Crops of faces in styles training never sees (``FaceBank(held_out=True)``), the same geometry: crops,
+    kinds, whether each lies upside down and whether that is knowable (a face, not "none" or a back)."""
     from datasets.crop_synth import CropSynth, FaceBank
 
     synth = CropSynth(FaceBank.cached(held_out=True, per_code=12, bonus_per_code=30))
-    x, y, _, _ = synth.batch(n, np.random.default_rng(seed))
-    return x, y
+    return synth.batch(n, np.random.default_rng(seed))
+
+
+def flip_accuracy(model: TileClassifier, x: np.ndarray, flipped: np.ndarray, known: np.ndarray,
+                  device: str = "cpu") -> float:
+    """Share of the crops whose lie is knowable for which the flip head says rightly whether they are upside
+    down (``flipped``)."""
+    if not known.any():
+        return float("nan")
+    _, pf = predict(model, x[known], device)
+    return float((pf == flipped[known]).mean())
 
 
 def load_onnx_weights(model: TileClassifier, path: str) -> None:
@@ -300,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--val-bank", help="a synthetic crop bank (other seeds) for model selection besides the real "
                     "crops: the exported checkpoint is the best mean of both accuracies")
     ap.add_argument("--grey-p", type=float, default=0.12)
+    ap.add_argument("--flip-weight", type=float, default=0.5, help="weight of the flip head's loss")
+    ap.add_argument("--flip-in-selection", action="store_true",
+                    help="the flip head's accuracy (held-out styles, --val-bank tables) counts in model selection")
     ap.add_argument("--permute-p", type=float, default=0.0, help="colour-channel permutation (not red fives)")
     ap.add_argument("--synth", action="store_true",
                     help="train on crops made on the fly (datasets.crop_synth: turned, misfitted, sideways boxes, "
@@ -359,17 +372,24 @@ def main(argv: list[str] | None = None) -> int:
     print(f"real validation crops {len(ry)}", flush=True)
     px = np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
     hx, hy = px, np.zeros(0, np.int64)
+    hf = hk = np.zeros(0, bool)
     if args.synth:
         px = placed_real(rx)
-        hx, hy = held_out_crops()
+        hx, hy, hf, hk = held_out_crops()
         print(f"real validation crops placed as on a table {len(px)}, held-out style crops {len(hy)}", flush=True)
 
     vx, vy = np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64)
+    vf = vk = np.zeros(0, bool)
     if args.val_bank:
         vb = np.load(args.val_bank)
         if [str(k) for k in vb["kinds"]] != kinds:
             raise SystemExit(f"{args.val_bank}: its kinds differ from {args.bank}'s")
         vx, vy = vb["x"], vb["y"].astype(np.int64)
+        # every other crop turned upside down: the flip head is judged on the validation tables too
+        vf = np.arange(len(vy)) % 2 == 1
+        vx = vx.copy()
+        vx[vf] = vx[vf, ::-1, ::-1]
+        vk = (vy != kinds.index("none")) & (vy != kinds.index("bk"))
         print(f"synthetic validation crops {len(vy)}", flush=True)
 
     model = TileClassifier(n_kinds).to(device)
@@ -403,6 +423,10 @@ def main(argv: list[str] | None = None) -> int:
             synth_acc = float((pk == vy).mean())
             scores.append(synth_acc)
         extra = ""
+        if args.flip_in_selection and len(vy):
+            vflip = flip_accuracy(model, vx, vf, vk, device)
+            scores.append(vflip)
+            extra += f", flip (validation tables) {vflip:.4f}"
         if len(px):
             pk, _ = predict(model, px, device)
             placed = float((pk == ry).mean())
@@ -413,6 +437,10 @@ def main(argv: list[str] | None = None) -> int:
             held = float((pk == hy).mean())
             scores.append(held)
             extra += f", held-out styles {held:.4f}"
+            if args.flip_in_selection:
+                hflip = flip_accuracy(model, hx, hf, hk, device)
+                scores.append(hflip)
+                extra += f", flip (held-out) {hflip:.4f}"
         score = float(np.mean(scores)) if scores else float("nan")
         if scores and score >= best:
             best = score
@@ -462,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
         l_kind = F.cross_entropy(k, yb, label_smoothing=0.05)
         l_flip = (F.binary_cross_entropy_with_logits(f[:, 0], fb, reduction="none") * fmask).sum() \
             / fmask.sum().clamp(min=1)
-        loss = l_kind + 0.5 * l_flip
+        loss = l_kind + args.flip_weight * l_flip
         opt.zero_grad()
         loss.backward()
         opt.step()

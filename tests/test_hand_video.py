@@ -17,13 +17,14 @@ from assistant.play import (
     ExhaustiveDraw,
     Pass,
     Pong,
+    Reveal,
     Ron,
     Tsumo,
     apply,
     replay,
 )
 from datasets.hand_video import camera_log, generate_hand_video, play_hand, seating
-from vision.events import Reveal, hand_text
+from vision.events import hand_text
 
 VARIANTS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
 

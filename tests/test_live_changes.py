@@ -258,7 +258,11 @@ def test_dropped_frames_do_not_crash(recognizer, play, tmp_path):
     r0 = _settle(la, before, rng)
     r = la(None, {})
     assert r["tiles"] == r0["tiles"] and la.counts["dropped"] == 2
-    assert la(_noisy(before, rng), {})["tiles"] == r0["tiles"]
+
+    def read(tiles):   # what each tile is and where (a weak tile may turn stable with one more frame)
+        return [(t["id"], t["code"], t["corners"]) for t in tiles]
+
+    assert read(la(_noisy(before, rng), {})["tiles"]) == read(r0["tiles"])
     bg = _analyzer(recognizer, tmp_path, background=True)
     try:
         bg(None, {})

@@ -505,14 +505,16 @@ def test_the_users_seat_sets_whose_hand_the_camera_follows():
 
 
 def test_a_reread_needs_the_event_that_brought_the_tile_in():
+    from vision.events import _rewritten
+
     video, observations, expected = hand("sanma", 55, None)
     inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
     inf.feed(observations[0])
     log = list(inf.events)
-    assert inf._rewrite(video.camera_seat, "9m", "1m") is False     # no 9m was dealt or drawn
+    assert _rewritten(log, video.camera_seat, "9m", "1m") is None     # no 9m was dealt or drawn
+    fixed = _rewritten(log, video.camera_seat, "3z", "4z")
+    assert fixed[0].hands[video.camera_seat] == "5778p1223677s14z" and fixed[1:] == log[1:]
     assert inf.events == log and inf.rereads == []
-    assert inf._rewrite(video.camera_seat, "3z", "4z") is True
-    assert inf.events[0].hands[video.camera_seat] == "5778p1223677s14z" and len(inf.rereads) == 1
 
 
 def test_eval_video_live_reads_through_the_live_pipeline(capsys, blind_recognizer):

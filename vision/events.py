@@ -25,16 +25,21 @@ the last table it accepted to the new one:
 The other players' hand sizes are not trusted (a standing hand may be out of sight): their draws are inferred
 from what they do next.
 
+The engine is the only keeper of the rules: the state followed is :class:`assistant.play.PlayState`, and
+every event is one :func:`assistant.play.apply` accepted. Vision only proposes: one function per kind of move
+(:data:`MOVES`) offers the candidate events that the difference between what the state shows the camera
+(:func:`_seen`: called discards gone from their rows, hidden hands as backs ...) and the new observation
+suggests, and the engine judges each (whose turn, what a call must contain, copies left, whether a hand wins).
 Several moves between two observations (a frame missed) are put in turn order: a small breadth-first search
-over the moves the rules allow (one function per kind of move) finds the shortest sequence that turns the
-last accepted table into the new one. An impossible change (a discard vanished without a meld, a row or meld
-that changed, a fifth copy, a hand a tile short, a tile kind the rule system lacks, nothing in turn order
-explains it) becomes a problem in plain words (:attr:`EventInferrer.problems`); nothing is inferred from that
-observation, and the next consistent one resumes from the last accepted table.
+over the accepted candidates finds the shortest sequence that leads to a state showing the new table. An
+impossible change (a discard vanished without a meld, a row or meld that changed, a fifth copy, a hand a tile
+short, a tile kind the rule system lacks, nothing in turn order explains it) becomes a problem in plain words
+(:attr:`EventInferrer.problems`); nothing is inferred from that observation, and the next consistent one
+resumes from the last accepted state.
 
 A tile of the camera player's hand read wrongly so far is re-read when the table shows what it is (the user's
-correction, or its discard): :func:`reread` finds the reading that explains the change, the hand's log is
-corrected (:attr:`EventInferrer.rereads`) and :class:`TableGame` replays it.
+correction, or its discard): the event that brought it in is corrected, the engine replays the hand, the
+change is explained again (:attr:`EventInferrer.rereads`) and :class:`TableGame` follows the replayed hand.
 
 ``mahjong-assistant eval-video`` (:mod:`evaluation.video`) measures it on generated videos of whole hands
 (:mod:`datasets.hand_video`).
@@ -45,7 +50,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any
 
 from assistant.play import (
     AddedKong,
@@ -60,8 +65,10 @@ from assistant.play import (
     Kita,
     NewDora,
     OpenKong,
+    PlayState,
     Pong,
     ReplacementDraw,
+    Reveal,
     Ron,
     SinkFei,
     SwapFei,
@@ -70,21 +77,6 @@ from assistant.play import (
 from assistant.tiles import Tile, format_tiles, parse_tiles, sort_key
 
 from .observation import TableObservation, mostly_backs, tops_only
-
-try:  # the engine's Reveal event
-    from assistant.play.events import Reveal  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the engine version
-    @dataclass(frozen=True)
-    class Reveal(Event):
-        """STAND-IN for ``assistant.play.events.Reveal`` on an engine without it: ``seat`` lays its concealed
-        ``tiles`` face up; ``drawn``: which of them it drew face down."""
-
-        type: ClassVar[str] = "reveal"
-        _tiles_fields: ClassVar[tuple[str, ...]] = ("tiles",)
-        _tile_fields: ClassVar[tuple[str, ...]] = ("drawn",)
-        seat: int
-        tiles: tuple[Tile, ...]
-        drawn: Tile | None = None
 
 SEAT_WINDS = ("East", "South", "West", "North")
 BONUS_SUITS = "fgah"
@@ -120,13 +112,45 @@ def _minus(codes: Sequence[str], take: Sequence[str]) -> tuple[str, ...] | None:
     return tuple(rest)
 
 
-# --------------------------------------------------------------------------- the table as the camera knows it
+# --------------------------------------------------------------------------- what the camera sees
+
+
+@dataclass(frozen=True)
+class _Key:
+    """A meld as the table shows it, in a form the engine's melds and the camera's read melds share: kind,
+    concealed, the physical tiles (sorted; an added kong's tile among them), the added tile, ``@k``."""
+
+    type: str
+    concealed: bool
+    codes: tuple[str, ...]
+    added: str | None = None
+    source: int | None = None
+
+    @property
+    def base(self) -> _Key:
+        """The pong an added kong grew from."""
+        if self.added is None:
+            return self
+        return _Key("pong", False, _minus(self.codes, [self.added]) or (), None, self.source)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.codes)
+
+
+def _key_of(m: Any) -> _Key:
+    """The key of an engine meld (:class:`assistant.hand.Meld`)."""
+    if m.concealed:
+        return _Key("kong", True, (_plain(m.stands_for[0].code),))
+    return _Key(m.type, False, _sorted(t.code for t in m.tiles), m.tiles[-1].code if m.added else None, m.source)
 
 
 @dataclass(frozen=True)
 class _Meld:
+    """A meld as read from the table (the observation's): the tiles as shown left to right from the owner."""
+
     type: str                      # chow, pong, kong
-    tiles: tuple[str, ...]         # as shown, left to right from the owner (bk for backs)
+    tiles: tuple[str, ...]         # bk for backs
     sideways: int | None
     source: int | None             # @k: seats back in turn order
     added: str | None
@@ -138,54 +162,32 @@ class _Meld:
         """The pong an added kong grew from."""
         return replace(self, type="pong", added=None) if self.added else self
 
-
-@dataclass(frozen=True)
-class _Seat:
-    hand: tuple[str, ...] = ()     # the camera's concealed tiles (sorted); a revealed hand's tiles
-    revealed: bool = False
-    melds: tuple[_Meld, ...] = ()
-    discards: tuple[str, ...] = ()
-    sideways: int | None = None    # index of the sideways tile in the row
-    riichi: bool = False           # riichi declared
-    owed_sideways: bool = False    # the riichi tile was called: the next discard lies sideways
-    bonus: tuple[str, ...] = ()
-    norths: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class _Table:
-    """The last accepted table plus whose move it is: ``phase`` draw (``turn`` draws next), own (``turn``
-    holds its extra tile), window (``turn`` discarded ``last``), owed (``turn`` owes a replacement after
-    declaring ``last``) or over."""
-
-    seats: tuple[_Seat, ...]
-    dora: tuple[str, ...] = ()
-    centre: tuple[str, ...] = ()   # Hong Kong's pool, sorted
-    turn: int = 0
-    phase: str = "draw"
-    last: str | None = None
-    kongs: int = 0
-
-    def seat(self, i: int, **changes: Any) -> _Table:
-        seats = list(self.seats)
-        seats[i] = replace(seats[i], **changes)
-        return replace(self, seats=tuple(seats))
+    @property
+    def key(self) -> _Key:
+        if self.concealed:
+            faces = [c for c in self.tiles if c != "bk"]
+            return _Key("kong", True, (_plain(faces[0]) if faces else "bk",))
+        codes = self.tiles + ((self.added,) if self.added else ())
+        return _Key(self.type, False, _sorted(codes), self.added, self.source)
 
 
 @dataclass(frozen=True)
 class _View:
-    hand: tuple[str, ...]
+    hand: tuple[str, ...]          # sorted faces, or backs
     state: str                     # faces, backs, mixed, unseen
-    melds: tuple[_Meld, ...]
+    melds: tuple[_Key, ...]
     discards: tuple[str, ...]
     sideways: int | None
     bonus: tuple[str, ...]
     norths: tuple[str, ...]
     right: str | None = None       # the rightmost hand tile as seen (a freshly drawn tile sits there)
+    shown: tuple[_Meld, ...] = ()  # the melds as read (an observation's view only)
 
 
 @dataclass(frozen=True)
 class _Target:
+    """What a table shows the camera: an observation's (:func:`_target`) or an engine state's (:func:`_seen`)."""
+
     seats: tuple[_View, ...]
     dora: tuple[str, ...]
     centre: tuple[str, ...]
@@ -226,91 +228,132 @@ def _target(obs: TableObservation, ctx: _Ctx) -> _Target:
         state = s.hand_state if s.hand_state in ("faces", "backs", "mixed") else (
             "unseen" if not hand else "backs" if all(c == "bk" for c in hand) else "faces" if "bk" not in hand
             else "mixed")
-        views.append(_View(_sorted(hand) if "bk" not in hand else hand, state, melds, tuple(s.discards), s.riichi,
-                           tuple(s.bonus), tuple(s.norths), hand[-1] if hand else None))
+        views.append(_View(_sorted(hand) if "bk" not in hand else hand, state, tuple(m.key for m in melds),
+                           tuple(s.discards), s.riichi, tuple(s.bonus), tuple(s.norths), hand[-1] if hand else None,
+                           melds))
     return _Target(tuple(views), tuple(obs.dora_indicators), _sorted(obs.centre_discards))
 
 
-# --------------------------------------------------------------------------- moves: one function per kind
+def _seen(st: PlayState, ctx: _Ctx) -> _Target:
+    """What the engine's table state looks like to the camera: called discards gone from their rows (or the
+    centre pool), the tile after a called riichi tile lying sideways, hidden hands as backs, Norths apart from
+    the other tiles set aside."""
+    views, centre = [], []
+    for i, s in enumerate(st.seats):
+        hand = tuple(t.code for t in s.hand.concealed)
+        shown = i == ctx.camera or "bk" not in hand
+        row = [j for j, d in enumerate(s.discards) if d.called_by is None]
+        codes = tuple(s.discards[j].tile.code for j in row)
+        riichi = next((j for j, d in enumerate(s.discards) if d.riichi), None)
+        sideways = None if riichi is None else next((n for n, j in enumerate(row) if j >= riichi), None)
+        if ctx.hk:
+            centre += codes
+            codes, sideways = (), None
+        aside = tuple(t.code for t in s.hand.bonus)
+        views.append(_View(_sorted(hand) if shown else hand, "faces" if shown and hand else "backs",
+                           tuple(_key_of(m) for m in s.hand.melds), codes, sideways,
+                           tuple(c for c in aside if c != "4z"), tuple(c for c in aside if c == "4z")))
+    return _Target(tuple(views), tuple(t.code for t in st.dora_indicators), _sorted(centre))
 
 
-Move = Callable[[_Table, _Target, _Ctx], Iterator[tuple[tuple[Event, ...], _Table]]]
+def _kept(have: Sequence[str], want: Sequence[str]) -> bool:
+    """Every tile set aside in ``have`` is still set aside in ``want`` (tiles set aside stay there)."""
+    return not Counter(have) - Counter(want)
 
 
-def _next_meld(t: _Table, g: _Target, seat: int) -> _Meld | None:
-    have, want = t.seats[seat].melds, g.seats[seat].melds
+def _new_aside(have: Sequence[str], want: Sequence[str]) -> list[str]:
+    """The tiles newly set aside in ``want`` (the engine's ``have`` in any order), in the order the table
+    shows them (left to right: the order they were set aside), or [] when one set aside is gone."""
+    if not _kept(have, want):
+        return []
+    left = Counter(have)
+    out = []
+    for c in want:
+        if left[c]:
+            left[c] -= 1
+        else:
+            out.append(c)
+    return out
+
+
+def _swapped(have: _Key, want: _Key) -> bool:
+    """``want`` shows a real tile in place of one of ``have``'s Fei (all else equal)."""
+    if (have.type, have.concealed, have.added, have.source) != (want.type, want.concealed, want.added, want.source):
+        return False
+    gone, new = Counter(have.codes) - Counter(want.codes), Counter(want.codes) - Counter(have.codes)
+    return list(gone.elements()) == ["jk"] and sum(new.values()) == 1 and "bk" not in new
+
+
+def _grows(have: _Key, want: _Key) -> bool:
+    return have == want or want.base == have or _swapped(have, want)
+
+
+# --------------------------------------------------------------------------- moves: candidate events
+
+
+#: a kind of move: the candidate events (each a short sequence) it proposes from a state towards a target;
+#: the engine judges each (:func:`_play`)
+Move = Callable[[PlayState, _Target, _Target, _Ctx], Iterator[tuple[Event, ...]]]
+
+
+def _next_meld(t: _Target, g: _Target, seat: int) -> _Meld | None:
+    have, want = t.seats[seat].melds, g.seats[seat].shown
     return want[len(have)] if len(want) > len(have) else None
 
 
-def _take(t: _Table, ctx: _Ctx, seat: int, codes: Sequence[str]) -> _Table | None:
-    """The table with ``codes`` gone from the camera's hand (hidden hands are not tracked)."""
-    if seat != ctx.camera:
-        return t
-    rest = _minus(t.seats[seat].hand, codes)
-    return None if rest is None else t.seat(seat, hand=rest)
-
-
-def _give(t: _Table, ctx: _Ctx, seat: int, code: str) -> _Table:
-    if seat != ctx.camera:
-        return t
-    return t.seat(seat, hand=_sorted(t.seats[seat].hand + (code,)))
-
-
-def _camera_needs(t: _Table, g: _Target, ctx: _Ctx) -> list[str]:
+def _camera_needs(t: _Target, g: _Target, ctx: _Ctx) -> list[str]:
     """Tiles the camera player may have drawn: what its hand gained, what it throws or shows later."""
     s, v = t.seats[ctx.camera], g.seats[ctx.camera]
     need = set((Counter(v.hand) - Counter(s.hand)).elements())
     need.update(v.discards[len(s.discards):] if v.discards[:len(s.discards)] == s.discards else ())
     need.update((Counter(g.centre) - Counter(t.centre)).elements())
     for w, have in zip(g.seats, t.seats, strict=True):
-        for m in w.melds[len(have.melds):]:
+        for m in w.shown[len(have.melds):]:
             need.update(m.tiles)
-        for m, h in zip(w.melds, have.melds, strict=False):
-            if m != h:
+        for m, h in zip(w.shown, have.melds, strict=False):
+            if m.key != h:
                 need.update(m.tiles + ((m.added,) if m.added else ()))
     need.update(v.norths[len(s.norths):])
-    need.update(c for c in v.bonus[len(s.bonus):] if c == "jk")
+    need.update(c for c in _new_aside(s.bonus, v.bonus) if c == "jk")
     return [c for c in _sorted(need - {"bk"}) if not _is_bonus(c)]
 
 
-def _drawer(t: _Table, ctx: _Ctx) -> int | None:
+def _owed(st: PlayState) -> bool:
+    return st.owed is not None and st.phase in ("turn_start", "kong_window")
+
+
+def _drawer(st: PlayState, ctx: _Ctx) -> int | None:
     """Who takes the next tile from the wall: the turn seat at its turn start, the next seat after a discard."""
-    if t.phase == "draw":
-        return t.turn
-    if t.phase == "window":
-        return ctx.next(t.turn)
+    if st.phase == "turn_start" and st.owed is None:
+        return st.turn
+    if st.phase == "claim_window":
+        return ctx.next(st.turn)
     return None
 
 
-def _draws(t: _Table, g: _Target, ctx: _Ctx):
-    seat = _drawer(t, ctx)
+def _draws(st, t, g, ctx):
+    seat = _drawer(st, ctx)
+    if seat is not None:
+        for code in (_camera_needs(t, g, ctx) if seat == ctx.camera else ["bk"]):
+            yield (Draw(seat, code),)
+
+
+def _replacements(st, t, g, ctx):
+    if _owed(st):
+        for code in (_camera_needs(t, g, ctx) if st.turn == ctx.camera else ["bk"]):
+            yield (ReplacementDraw(st.turn, code),)
+
+
+def _bonus_draws(st, t, g, ctx):
+    seat = st.turn if _owed(st) else _drawer(st, ctx)
     if seat is None:
         return
-    for code in (_camera_needs(t, g, ctx) if seat == ctx.camera else ["bk"]):
-        nt = replace(_give(t, ctx, seat, code), turn=seat, phase="own", last=None)
-        yield (Draw(seat, code),), nt
+    new = _new_aside(t.seats[seat].bonus, g.seats[seat].bonus)
+    if new and _is_bonus(new[0]):
+        yield (BonusTile(seat, new[0]),)
 
 
-def _replacements(t: _Table, g: _Target, ctx: _Ctx):
-    if t.phase != "owed":
-        return
-    seat = t.turn
-    for code in (_camera_needs(t, g, ctx) if seat == ctx.camera else ["bk"]):
-        yield (ReplacementDraw(seat, code),), replace(_give(t, ctx, seat, code), phase="own", last=None)
-
-
-def _bonus_draws(t: _Table, g: _Target, ctx: _Ctx):
-    seat = t.turn if t.phase == "owed" else _drawer(t, ctx)
-    if seat is None:
-        return
-    have, want = t.seats[seat].bonus, g.seats[seat].bonus
-    if len(want) > len(have) and want[:len(have)] == have and _is_bonus(want[len(have)]):
-        code = want[len(have)]
-        nt = replace(t.seat(seat, bonus=have + (code,)), turn=seat, phase="owed", last=None)
-        yield (BonusTile(seat, code),), nt
-
-
-def _discard_candidates(t: _Table, g: _Target, ctx: _Ctx, seat: int) -> list[str]:
+def _discard_candidates(t: _Target, g: _Target, ctx: _Ctx, seat: int) -> list[str]:
     s, v = t.seats[seat], g.seats[seat]
     out = set()
     if ctx.hk:
@@ -331,186 +374,116 @@ def _discard_candidates(t: _Table, g: _Target, ctx: _Ctx, seat: int) -> list[str
     return [c for c in _sorted(out) if c not in ("jk", "bk") and not _is_bonus(c)]
 
 
-def _discards(t: _Table, g: _Target, ctx: _Ctx):
-    if t.phase != "own":
+def _discards(st, t, g, ctx):
+    if st.phase != "own_turn":
         return
-    seat = t.turn
+    seat = st.turn
     s, v = t.seats[seat], g.seats[seat]
+    declared = st.seats[seat].in_riichi
     for code in _discard_candidates(t, g, ctx, seat):
-        nt = _take(t, ctx, seat, [code])
-        if ctx.hk:
-            nt = replace(nt, centre=_sorted(t.centre + (code,)))
-            yield (Discard(seat, code),), replace(nt, phase="window", last=code)
-            continue
         idx = len(s.discards)
-        side = s.owed_sideways or (v.sideways == idx and v.discards[idx:idx + 1] == (code,))
-        riichi = side and not s.riichi and not s.owed_sideways
-        nt = nt.seat(seat, discards=s.discards + (code,), sideways=idx if side else s.sideways,
-                     riichi=s.riichi or riichi, owed_sideways=s.owed_sideways and not side)
-        yield (Discard(seat, code, riichi=riichi),), replace(nt, phase="window", last=code)
+        # a new sideways tile at the row's end, not owed by a called riichi tile, declares riichi
+        riichi = not ctx.hk and not declared and s.sideways is None and v.sideways == idx \
+            and v.discards[idx:idx + 1] == (code,)
+        yield (Discard(seat, code, riichi=riichi),)
 
 
 _CLAIMS = {"chow": Chow, "pong": Pong, "kong": OpenKong}
 
 
-def _claims(t: _Table, g: _Target, ctx: _Ctx):
-    if t.phase != "window" or t.last is None:
+def _claims(st, t, g, ctx):
+    if st.phase != "claim_window" or st.last_tile is None:
         return
-    discarder = t.turn
+    discarder, last = st.turn, st.last_tile.code
     for k in range(1, ctx.players):
         seat = (discarder + k) % ctx.players
         m = _next_meld(t, g, seat)
         if m is None or m.concealed or m.sideways is None or m.source != ctx.back(seat, discarder):
             continue
-        if m.tiles[m.sideways] != t.last:
+        if m.tiles[m.sideways] != last:
             continue
         shown = m.base
         used = [c for i, c in enumerate(shown.tiles) if i != shown.sideways]
-        nt = _take(t, ctx, seat, used)
-        if nt is None:
+        if seat == ctx.camera and _minus(t.seats[seat].hand, used) is None:
             continue
-        d = t.seats[discarder]
-        if ctx.hk:
-            nt = replace(nt, centre=_minus(t.centre, [t.last]))
-        else:
-            row = d.discards[:-1]
-            was_side = d.sideways == len(row)
-            nt = nt.seat(discarder, discards=row, sideways=None if was_side else d.sideways,
-                         owed_sideways=d.owed_sideways or was_side)
-        nt = nt.seat(seat, melds=nt.seats[seat].melds + (shown,))
         cls = _CLAIMS[shown.type]
-        event = cls(seat, tuple(sorted((Tile.from_code(c) for c in used), key=sort_key)), _notation(shown))
-        if cls is OpenKong:
-            yield (event,), replace(nt, turn=seat, phase="owed", last=None, kongs=t.kongs + 1)
-        else:
-            yield (event,), replace(nt, turn=seat, phase="own", last=None)
+        yield (cls(seat, tuple(sorted((Tile.from_code(c) for c in used), key=sort_key)), _notation(shown)),)
 
 
-def _closed_kongs(t: _Table, g: _Target, ctx: _Ctx):
-    if t.phase != "own":
+def _closed_kongs(st, t, g, ctx):
+    if st.phase != "own_turn":
         return
-    seat = t.turn
+    seat = st.turn
     m = _next_meld(t, g, seat)
     if m is None or not m.concealed:
         return
-    face = _plain(next(c for c in m.tiles if c != "bk"))
+    face = m.key.codes[0]
+    if face == "bk":
+        return
     used: tuple[Tile, ...] = ()
-    nt = t
     if seat == ctx.camera:
         codes = [c for c in t.seats[seat].hand if _plain(c) == face]
         if len(codes) != 4:
             return
-        nt = _take(t, ctx, seat, codes)
         used = tuple(sorted((Tile.from_code(c) for c in codes), key=sort_key))
-    nt = nt.seat(seat, melds=t.seats[seat].melds + (m,))
-    yield (ClosedKong(seat, face, used),), replace(nt, phase="owed", last=face, kongs=t.kongs + 1)
+    yield (ClosedKong(seat, face, used),)
 
 
-def _added_kongs(t: _Table, g: _Target, ctx: _Ctx):
-    if t.phase != "own":
+def _added_kongs(st, t, g, ctx):
+    if st.phase != "own_turn":
         return
-    seat = t.turn
-    for i, (have, want) in enumerate(zip(t.seats[seat].melds, g.seats[seat].melds, strict=False)):
+    seat = st.turn
+    for have, want in zip(t.seats[seat].melds, g.seats[seat].melds, strict=False):
         if have.added is None and want.added is not None and want.base == have:
-            nt = _take(t, ctx, seat, [want.added])
-            if nt is None:
-                continue
-            melds = list(nt.seats[seat].melds)
-            melds[i] = want
-            nt = nt.seat(seat, melds=tuple(melds))
-            yield (AddedKong(seat, want.added),), replace(nt, phase="owed", last=want.added, kongs=t.kongs + 1)
+            yield (AddedKong(seat, want.added),)
 
 
-def _kitas(t: _Table, g: _Target, ctx: _Ctx):
-    if t.phase != "own" or not ctx.sanma:
+def _kitas(st, t, g, ctx):
+    if st.phase == "own_turn" and ctx.sanma and len(g.seats[st.turn].norths) > len(t.seats[st.turn].norths):
+        yield (Kita(st.turn),)
+
+
+def _sink_feis(st, t, g, ctx):
+    if st.phase != "own_turn" or not ctx.jokers:
         return
-    seat = t.turn
-    have, want = t.seats[seat].norths, g.seats[seat].norths
-    if len(want) > len(have):
-        nt = _take(t, ctx, seat, ["4z"])
-        if nt is not None:
-            yield (Kita(seat),), replace(nt.seat(seat, norths=have + ("4z",)), phase="owed", last="4z")
+    new = _new_aside(t.seats[st.turn].bonus, g.seats[st.turn].bonus)
+    if new and new[0] == "jk":
+        yield (SinkFei(st.turn),)
 
 
-def _sink_feis(t: _Table, g: _Target, ctx: _Ctx):
-    if t.phase != "own" or not ctx.jokers:
+def _swap_feis(st, t, g, ctx):
+    if st.phase != "own_turn" or not ctx.jokers:
         return
-    seat = t.turn
-    have, want = t.seats[seat].bonus, g.seats[seat].bonus
-    if len(want) > len(have) and want[:len(have)] == have and want[len(have)] == "jk":
-        nt = _take(t, ctx, seat, ["jk"])
-        if nt is not None:
-            yield (SinkFei(seat),), replace(nt.seat(seat, bonus=have + ("jk",)), phase="owed", last=None)
-
-
-def _swapped(have: _Meld, want: _Meld) -> int | None:
-    """The index where ``want`` shows a real tile in place of ``have``'s Fei (all else equal), else None."""
-    if len(have.tiles) != len(want.tiles) or (have.type, have.sideways, have.source, have.added) != \
-            (want.type, want.sideways, want.source, want.added):
-        return None
-    diff = [i for i, (a, b) in enumerate(zip(have.tiles, want.tiles, strict=True)) if a != b]
-    if len(diff) == 1 and have.tiles[diff[0]] == "jk" and want.tiles[diff[0]] not in ("jk", "bk"):
-        return diff[0]
-    return None
-
-
-def _swap_feis(t: _Table, g: _Target, ctx: _Ctx):
-    if t.phase != "own" or not ctx.jokers:
-        return
-    seat = t.turn
+    seat = st.turn
     owners = range(ctx.players) if ctx.variant.options.get("swap_from_others", False) else (seat,)
     for owner in owners:
         for i, (have, want) in enumerate(zip(t.seats[owner].melds, g.seats[owner].melds, strict=False)):
-            j = _swapped(have, want)
-            if j is None:
-                continue
-            code = want.tiles[j]
-            nt = _take(t, ctx, seat, [code])
-            if nt is None:
-                continue
-            nt = _give(nt, ctx, seat, "jk")
-            melds = list(nt.seats[owner].melds)
-            melds[i] = want
-            yield (SwapFei(seat, code, owner, i),), nt.seat(owner, melds=tuple(melds))
+            if _swapped(have, want):
+                code = next(iter((Counter(want.codes) - Counter(have.codes)).elements()))
+                yield (SwapFei(seat, code, owner, i),)
 
 
-def _new_dora(t: _Table, g: _Target, ctx: _Ctx):
-    """A kan dora indicator: only after a kong (one per kong)."""
-    if ctx.kan_dora and len(g.dora) > len(t.dora) and g.dora[:len(t.dora)] == t.dora and len(t.dora) < 1 + t.kongs:
-        code = g.dora[len(t.dora)]
-        yield (NewDora(code),), replace(t, dora=t.dora + (code,))
+def _new_dora(st, t, g, ctx):
+    """A kan dora indicator (the engine judges whether a kong turned one)."""
+    if ctx.kan_dora and len(g.dora) > len(t.dora) and g.dora[:len(t.dora)] == t.dora:
+        yield (NewDora(g.dora[len(t.dora)]),)
 
 
-def _complete(hand: Sequence[str], melds: Sequence[_Meld], variant) -> bool:
-    """The concealed tiles ``hand`` with ``melds`` form a winning hand (shape only: yaku and minimums are
-    the scorer's)."""
+def _complete(hand: Sequence[str], melds: Sequence[Any], variant) -> bool:
+    """The concealed tiles ``hand`` with the engine's ``melds`` form a winning hand (shape only: yaku and
+    minimums are the scorer's, which judges the win)."""
     from assistant.analysis import is_complete
     from assistant.hand import Hand
 
     try:
-        tiles = tuple(Tile.from_code(c) for c in hand)
-        return is_complete(Hand(tiles, tuple(_engine_meld(m) for m in melds)), variant)
+        return is_complete(Hand(tuple(Tile.from_code(c) for c in hand), tuple(melds)), variant)
     except (ValueError, StopIteration):
         return False
 
 
-def _tenpai(hand: Sequence[str], melds: Sequence[_Meld], variant) -> bool:
-    """Ready at an exhaustive draw (as :func:`assistant.play.is_tenpai` counts it: a wait with live tiles)."""
-    from assistant.analysis import waits
-    from assistant.hand import Hand
-
-    if len(hand) + 3 * len(melds) != 13:
-        return False
-    try:
-        tiles = tuple(Tile.from_code(c) for c in hand)
-        return any(w.live > 0 for w in waits(Hand(tiles, tuple(_engine_meld(m) for m in melds)), variant))
-    except (ValueError, StopIteration):
-        return False
-
-
-def _shown(t: _Table, g: _Target, ctx: _Ctx) -> list[int]:
+def _shown(t: _Target, g: _Target, ctx: _Ctx) -> list[int]:
     """Hidden seats whose hand now lies face up."""
-    return [s for s in range(ctx.players) if s != ctx.camera and not t.seats[s].revealed
+    return [s for s in range(ctx.players) if s != ctx.camera and t.seats[s].state != "faces"
             and g.seats[s].state == "faces" and g.seats[s].hand]
 
 
@@ -518,120 +491,113 @@ def _size(g: _Target, seat: int) -> int:
     return len(g.seats[seat].hand) + 3 * len(g.seats[seat].melds)
 
 
-def _robbed(t: _Table, g: _Target) -> int | None:
-    """The index of the turn seat's kong whose added tile (the open tile) left it: a robbing winner took it."""
-    if t.phase != "owed" or not t.last:
-        return None
-    for i, (have, want) in enumerate(zip(t.seats[t.turn].melds, g.seats[t.turn].melds, strict=False)):
-        if have.added == t.last and want == have.base:
-            return i
-    return None
+def _robbed(st: PlayState, t: _Target, g: _Target) -> bool:
+    """The turn seat's added kong lost its added tile (the open tile): a robbing winner took it."""
+    if st.phase != "kong_window" or st.declaration != "added_kong" or st.last_tile is None:
+        return False
+    return any(have.added == st.last_tile.code and want == have.base
+               for have, want in zip(t.seats[st.turn].melds, g.seats[st.turn].melds, strict=False))
 
 
-def _open_tile_taken(t: _Table, g: _Target, ctx: _Ctx) -> bool:
+def _open_tile_taken(st: PlayState, t: _Target, g: _Target, ctx: _Ctx) -> bool:
     """The open tile left its place without a meld (the discard its row or Hong Kong's pool, an added tile
     its kong): a lone ron winner took it."""
-    if t.phase == "owed":
-        return _robbed(t, g) is not None
-    if t.phase != "window" or not t.last:
+    if st.phase == "kong_window":
+        return _robbed(st, t, g)
+    if st.phase != "claim_window" or st.last_tile is None:
         return False
     if ctx.hk:
-        return list((Counter(t.centre) - Counter(g.centre)).elements()) == [t.last]
-    row = t.seats[t.turn].discards
-    return bool(row) and g.seats[t.turn].discards == row[:-1]
+        return list((Counter(t.centre) - Counter(g.centre)).elements()) == [st.last_tile.code]
+    row = t.seats[st.turn].discards
+    return bool(row) and g.seats[st.turn].discards == row[:-1]
 
 
-def _without_open_tile(t: _Table, g: _Target, ctx: _Ctx) -> _Table:
-    d = t.turn
-    if t.phase == "owed":
-        i = _robbed(t, g)
-        melds = list(t.seats[d].melds)
-        melds[i] = melds[i].base
-        return t.seat(d, melds=tuple(melds))
-    if ctx.hk:
-        return replace(t, centre=_minus(t.centre, [t.last]))
-    return t.seat(d, discards=t.seats[d].discards[:-1])
+def _melds(st: PlayState, seat: int) -> tuple:
+    return st.seats[seat].hand.melds
 
 
-def _tsumo_end(t, g, ctx, shown):
+def _tsumo_end(st, t, g, ctx, shown):
     """The seat holding 14 tiles shows a winning hand (or the camera player, whose hand is always seen, wins
     and the others show theirs: three-kaki)."""
-    if t.phase != "own" or any(_size(g, s) != (14 if s == t.turn else 13) for s in shown):
+    if st.phase != "own_turn" or any(_size(g, s) != (14 if s == st.turn else 13) for s in shown):
         return None
-    x, mine = t.turn, t.seats[ctx.camera]
-    if x in shown and _complete(g.seats[x].hand, g.seats[x].melds, ctx.variant):
-        return [x], Tsumo(x), t
-    if x == ctx.camera and shown and _complete(mine.hand, mine.melds, ctx.variant):
-        return [], Tsumo(x), t
+    x = st.turn
+    if x in shown and _complete(g.seats[x].hand, _melds(st, x), ctx.variant):
+        return [x], Tsumo(x)
+    if x == ctx.camera and shown and _complete(t.seats[x].hand, _melds(st, x), ctx.variant):
+        return [], Tsumo(x)
     return None
 
 
-def _ron_taken_end(t, g, ctx, shown):
+def _ron_taken_end(st, t, g, ctx, shown):
     """A lone winner took the open discard into its hand (14 tiles shown: 13 + the tile)."""
-    if not _open_tile_taken(t, g, ctx):
+    if not _open_tile_taken(st, t, g, ctx):
         return None
-    last, mine = t.last, t.seats[ctx.camera]
-    nt = _without_open_tile(t, g, ctx)
-    if g.seats[ctx.camera].hand == _sorted(mine.hand + (last,)) and _complete(mine.hand + (last,), mine.melds,
-                                                                              ctx.variant):
-        if all(_size(g, s) == 13 for s in shown):
-            return [], Ron((ctx.camera,)), nt.seat(ctx.camera, hand=_sorted(mine.hand + (last,)))
-        return None
+    last, cam = st.last_tile.code, ctx.camera
+    mine = t.seats[cam].hand
+    if g.seats[cam].hand == _sorted(mine + (last,)) and _complete(mine + (last,), _melds(st, cam), ctx.variant):
+        return ([], Ron((cam,))) if all(_size(g, s) == 13 for s in shown) else None
     winners = [s for s in shown if _size(g, s) == 14 and last in g.seats[s].hand
-               and _complete(g.seats[s].hand, g.seats[s].melds, ctx.variant)]
+               and _complete(g.seats[s].hand, _melds(st, s), ctx.variant)]
     if len(winners) != 1 or any(_size(g, s) != 13 for s in shown if s not in winners):
         return None
-    return winners, Ron((winners[0],)), nt
+    return winners, Ron((winners[0],))
 
 
-def _ron_left_end(t, g, ctx, shown):
+def _ron_left_end(st, t, g, ctx, shown):
     """Several winners on one discard (it stays where it lies), or robbing a kong, kita or flower."""
-    if t.phase not in ("window", "owed") or not t.last or any(_size(g, s) != 13 for s in shown):
+    if st.phase not in ("claim_window", "kong_window") or st.last_tile is None \
+            or any(_size(g, s) != 13 for s in shown):
         return None
-    winners = sorted((s for s in shown if s != t.turn and _complete(g.seats[s].hand + (t.last,), g.seats[s].melds,
-                                                                    ctx.variant)), key=lambda s: ctx.back(s, t.turn))
-    if len(winners) >= (1 if t.phase == "owed" else 2):
-        return winners, Ron(tuple(winners)), t
+    last = st.last_tile.code
+    winners = sorted((s for s in shown if s != st.turn and _complete(g.seats[s].hand + (last,), _melds(st, s),
+                                                                     ctx.variant)),
+                     key=lambda s: ctx.back(s, st.turn))
+    if len(winners) >= (1 if st.phase == "kong_window" else 2):
+        return winners, Ron(tuple(winners))
     return None
 
 
-def _draw_end(t, g, ctx, shown):
+def _draw_end(st, t, g, ctx, shown):
     """No win: the ready hands are shown at an exhaustive draw (the camera player's counted when ready)."""
-    if t.phase not in ("window", "draw", "owed") or not shown or any(_size(g, s) != 13 for s in shown):
+    if st.phase not in ("claim_window", "turn_start") or not shown or any(_size(g, s) != 13 for s in shown):
         return None
-    mine = t.seats[ctx.camera]
-    ready = (ctx.camera,) if _tenpai(mine.hand, mine.melds, ctx.variant) else ()
-    return [], ExhaustiveDraw(tuple(shown) + ready), t
+    ready = (ctx.camera,) if _ready(st, ctx.camera) else ()
+    return [], ExhaustiveDraw(tuple(shown) + ready)
+
+
+def _ready(st: PlayState, seat: int) -> bool:
+    from assistant.play import is_tenpai
+
+    try:
+        return is_tenpai(st, seat)
+    except ValueError:
+        return False
 
 
 #: how a hand can end on the table, tried in order
 ENDINGS = (_tsumo_end, _ron_taken_end, _ron_left_end, _draw_end)
 
 
-def _endings(t: _Table, g: _Target, ctx: _Ctx):
+def _endings(st, t, g, ctx):
     """The hand is over: hidden hands laid face up (:data:`ENDINGS`), or the camera player took the open
     discard into its hand. Reveals: winners first, then the other hands in seat order."""
-    if t.phase == "over":
-        return
     shown = _shown(t, g, ctx)
-    if not shown and not _open_tile_taken(t, g, ctx):
+    if not shown and not _open_tile_taken(st, t, g, ctx):
         return
     for end in ENDINGS:
-        found = end(t, g, ctx, shown)
-        if found is not None:
-            break
-    else:
-        return
-    winners, event, nt = found
-    events: list[Event] = []
-    for s in winners + [s for s in shown if s not in winners]:
-        hand = g.seats[s].hand
-        if isinstance(event, Ron) and _size(g, s) == 14:
-            hand = _minus(hand, [t.last])      # the ron tile it took is not a concealed tile
-        drawn = g.seats[s].right if isinstance(event, Tsumo) and s == t.turn else None
-        events.append(Reveal(s, hand_text(hand), drawn))
-        nt = nt.seat(s, hand=g.seats[s].hand, revealed=True)
-    yield tuple(events) + (event,), replace(nt, phase="over")
+        found = end(st, t, g, ctx, shown)
+        if found is None:
+            continue
+        winners, event = found
+        events: list[Event] = []
+        for s in winners + [s for s in shown if s not in winners]:
+            hand = g.seats[s].hand
+            if isinstance(event, Ron) and _size(g, s) == 14:
+                hand = _minus(hand, [st.last_tile.code]) or ()   # the ron tile it took is not a concealed tile
+            drawn = g.seats[s].right if isinstance(event, Tsumo) and s == st.turn else None
+            events.append(Reveal(s, hand_text(hand), drawn))
+        yield tuple(events) + (event,)
 
 
 #: every kind of move, in the order ties between equally short explanations are broken
@@ -639,54 +605,75 @@ MOVES: tuple[Move, ...] = (_new_dora, _claims, _endings, _bonus_draws, _draws, _
                            _added_kongs, _kitas, _sink_feis, _swap_feis, _discards)
 
 
-# --------------------------------------------------------------------------- matching and search
+# --------------------------------------------------------------------------- the engine judges, the search matches
 
 
-def _grows(have: _Meld, want: _Meld) -> bool:
-    return have == want or want.base == have or _swapped(have, want) is not None
+def _play(st: PlayState | None, events: Sequence[Event]) -> tuple[PlayState, ...] | None:
+    """The states after each of ``events`` as the engine plays them, or None when it refuses one. The camera
+    does not count the wall: an exhaustive draw the table shows is judged with the wall taken as empty."""
+    from assistant.play import IllegalEvent, apply
+
+    out = []
+    try:
+        for ev in events:
+            if isinstance(ev, ExhaustiveDraw) and st is not None:
+                st = replace(st, live_wall=0)
+            st = apply(st, ev)
+            out.append(st)
+    except (IllegalEvent, ValueError):
+        return None
+    return tuple(out)
 
 
-def _consistent(t: _Table, g: _Target, ctx: _Ctx) -> bool:
-    """Nothing in ``t`` that the target rules out (a search branch worth going on with)."""
+def _consistent(st: PlayState, t: _Target, g: _Target, ctx: _Ctx) -> bool:
+    """Nothing in the state's view ``t`` that the target rules out (a search branch worth going on with)."""
     for i, (s, v) in enumerate(zip(t.seats, g.seats, strict=True)):
         r, want = s.discards, v.discards
-        open_tile = t.phase == "window" and t.turn == i and r
+        open_tile = st.phase == "claim_window" and st.turn == i and r
         if want[:len(r)] != r and not (open_tile and want[:len(r) - 1] == r[:-1]):
             return False
-        if len(s.melds) > len(v.melds) or not all(_grows(a, b) or (t.phase == "owed" and a.added == t.last
-                                                                     and a.base == b)
-                                                  for a, b in zip(s.melds, v.melds, strict=False)):
+        robbing = st.phase == "kong_window" and st.last_tile is not None
+        if len(s.melds) > len(v.melds) or not all(
+                _grows(a, b) or (robbing and a.added == st.last_tile.code and a.base == b)
+                for a, b in zip(s.melds, v.melds, strict=False)):
             return False
-        if v.bonus[:len(s.bonus)] != s.bonus or v.norths[:len(s.norths)] != s.norths:
-            return False
-        if len(s.hand) > 14:
+        if not _kept(s.bonus, v.bonus) or not _kept(s.norths, v.norths):
             return False
     if g.dora[:len(t.dora)] != t.dora:
         return False
     extra = Counter(t.centre) - Counter(g.centre)
-    return not extra or (t.phase == "window" and list(extra.elements()) == [t.last])
+    return not extra or (st.phase == "claim_window" and st.last_tile is not None
+                         and list(extra.elements()) == [st.last_tile.code])
 
 
-def _matches(t: _Table, g: _Target, ctx: _Ctx) -> bool:
+def _matches(st: PlayState, t: _Target, g: _Target, ctx: _Ctx) -> bool:
+    """The state shows what the target shows. A hand that is over matches once its hands are laid down as
+    the target shows them; the winning tile may have left its place (a lone ron winner took it)."""
+    over = st.over
     for i, (s, v) in enumerate(zip(t.seats, g.seats, strict=True)):
-        if (s.discards, s.melds, s.bonus, s.norths) != (v.discards, v.melds, v.bonus, v.norths):
+        rows_ok = s.discards == v.discards or (over and s.discards[:-1] == v.discards)
+        melds_ok = s.melds == v.melds or (over and len(s.melds) == len(v.melds) and all(
+            a == b or a.base == b for a, b in zip(s.melds, v.melds, strict=True)))
+        if not (rows_ok and melds_ok and (_sorted(s.bonus), s.norths) == (_sorted(v.bonus), v.norths)):
             return False
-        if not ctx.hk and s.sideways != v.sideways:
+        if not ctx.hk and s.sideways != v.sideways and not over:
             return False
         if i == ctx.camera:
-            if s.hand != v.hand:
+            if s.hand != v.hand and not over:
                 return False
-        elif v.state == "faces" and (not s.revealed or s.hand != v.hand):
+        elif v.state == "faces" and s.state != "faces":
             return False
-    return t.dora == g.dora and t.centre == g.centre
+    extra = Counter(t.centre) - Counter(g.centre)
+    return t.dora == g.dora and (t.centre == g.centre or (over and sum(extra.values()) == 1
+                                                          and Counter(g.centre) - Counter(t.centre) == Counter()))
 
 
-def _pending(t: _Table, g: _Target) -> int:
+def _pending(t: _Target, g: _Target) -> int:
     n = len(g.dora) - len(t.dora) + abs(len(g.centre) - len(t.centre))
     for s, v in zip(t.seats, g.seats, strict=True):
         n += abs(len(v.discards) - len(s.discards)) + len(v.melds) - len(s.melds) + len(v.bonus) - len(s.bonus)
         n += len(v.norths) - len(s.norths) + sum(a != b for a, b in zip(s.melds, v.melds, strict=False))
-        n += v.state == "faces"
+        n += v.state == "faces" and s.state != "faces"
     return n
 
 
@@ -712,65 +699,49 @@ def _taken_last(path, g: _Target, ctx: _Ctx) -> int:
 PREFERENCES: tuple[Callable, ...] = (_drawn_last, _taken_last)
 
 
-def _public(codes: Counter, t: _Table | _Target) -> Counter:
+def _public(codes: Counter, t: _Target) -> Counter:
     for v in t.seats:
         codes.update(v.discards)
         codes.update(v.bonus)
         codes.update(v.norths)
         for m in v.melds:
-            codes.update(m.tiles)
+            codes.update(m.codes)
     codes.update(t.centre)
     return codes
 
 
-def reread(t: _Table, g: _Target, ctx: _Ctx, max_nodes: int = 20000
-           ) -> tuple[_Table, tuple[str, str], list] | None:
-    """When nothing explains a change: is one tile of the camera player's hand read wrongly so far? A tile
-    of the tracked hand that the observation lacks is taken for one of the codes that newly show (in the
-    hand, or in a discard row, meld or bonus area where it may have gone), and the change explained again.
-    Returns (the corrected table, (read before, read now), the path of :func:`explain`) or None."""
-    cam = ctx.camera
-    old, new = Counter(t.seats[cam].hand), Counter(g.seats[cam].hand)
-    gone = sorted(set((old - new).elements()))
-    if not gone or "bk" in new or sum((old - new).values()) > 3:
-        return None
-    shown = (new - old) + (_public(Counter(), g) - _public(Counter(), t))
-    candidates = sorted(c for c in shown if c != "bk")
-    for was in gone:
-        for now in candidates:
-            if now == was:
-                continue
-            hand = list(t.seats[cam].hand)
-            hand.remove(was)
-            fixed = t.seat(cam, hand=_sorted(hand + [now]))
-            path = explain(fixed, g, ctx, max_nodes)
-            if path is not None:
-                return fixed, (was, now), path
-    return None
-
-
-def explain(t: _Table, g: _Target, ctx: _Ctx, max_nodes: int = 20000) -> list[tuple[tuple[Event, ...], _Table]] | None:
-    """The shortest sequence of moves from ``t`` to a table that shows ``g`` (breadth first, moves tried in
-    :data:`MOVES` order, ties broken by :data:`PREFERENCES`): [(events, table after)], [] when nothing
-    changed, None when nothing explains it."""
-    if _matches(t, g, ctx):
+def explain(st: PlayState, g: _Target, ctx: _Ctx, max_nodes: int = 3000
+            ) -> list[tuple[tuple[Event, ...], tuple[PlayState, ...]]] | None:
+    """The shortest sequence of moves the engine accepts from ``st`` to a state that shows ``g`` (breadth
+    first, moves tried in :data:`MOVES` order, ties broken by :data:`PREFERENCES`): [(events, the state after
+    each)],
+    [] when nothing changed, None when nothing explains it. ``max_nodes`` bounds the states judged."""
+    t0 = _seen(st, ctx)
+    if _matches(st, t0, g, ctx):
         return []
-    depth = 4 + 3 * _pending(t, g)
-    queue: deque = deque([(t, ())])
-    seen = {t}
+    depth = 4 + 3 * _pending(t0, g)
+    queue: deque = deque([(st, t0, ())])
+    seen = {st}
     found: list = []
-    while queue and len(seen) < max_nodes:
-        table, path = queue.popleft()
-        if len(path) >= depth or table.phase == "over" or (found and len(path) >= len(found[0])):
+    judged = 0
+    while queue and judged < max_nodes:
+        state, view, path = queue.popleft()
+        if len(path) >= depth or state.over or (found and len(path) >= len(found[0])):
             continue
         for move in MOVES:
-            for events, nxt in move(table, g, ctx):
-                step = path + ((events, nxt),)
-                if _matches(nxt, g, ctx):
+            for events in move(state, view, g, ctx):
+                judged += 1
+                states = _play(state, events)
+                if states is None:
+                    continue
+                nxt = states[-1]
+                step = path + ((events, states),)
+                nview = _seen(nxt, ctx)
+                if _matches(nxt, nview, g, ctx):
                     found.append(step)      # every shortest explanation, even of the same table
-                elif nxt not in seen and _consistent(nxt, g, ctx):
+                elif nxt not in seen and _consistent(nxt, nview, g, ctx):
                     seen.add(nxt)
-                    queue.append((nxt, step))
+                    queue.append((nxt, nview, step))
     if not found:
         return None
     return list(min(found, key=lambda p: tuple(pref(p, g, ctx) for pref in PREFERENCES)))
@@ -792,10 +763,11 @@ def _blocking(p, obs: TableObservation, ctx: _Ctx) -> bool:
     return True
 
 
-Check = Callable[[_Table, _Target, _Ctx], list[str]]
+#: a check of a new observation ``g`` against what the followed state shows (``t``: :func:`_seen`)
+Check = Callable[[_Target, _Target, _Ctx], list[str]]
 
 
-def _check_rows(t: _Table, g: _Target, ctx: _Ctx) -> list[str]:
+def _check_rows(t: _Target, g: _Target, ctx: _Ctx) -> list[str]:
     out = []
     for i, (s, v) in enumerate(zip(t.seats, g.seats, strict=True)):
         r, want = s.discards, v.discards
@@ -812,14 +784,14 @@ def _check_rows(t: _Table, g: _Target, ctx: _Ctx) -> list[str]:
     return out
 
 
-def _claimed(t: _Table, g: _Target, ctx: _Ctx, tile: str, discarder: int | None = None) -> bool:
+def _claimed(t: _Target, g: _Target, ctx: _Ctx, tile: str, discarder: int | None = None) -> bool:
     """A new meld shows ``tile`` as its claimed (sideways) tile (from ``discarder`` when given)."""
     return any(m.sideways is not None and m.tiles[m.sideways] == tile
                and (discarder is None or m.source == ctx.back(j, discarder))
-               for j, w in enumerate(g.seats) for m in w.melds[len(t.seats[j].melds):])
+               for j, w in enumerate(g.seats) for m in w.shown[len(t.seats[j].melds):])
 
 
-def _won_with(t: _Table, g: _Target, ctx: _Ctx, tile: str) -> bool:
+def _won_with(t: _Target, g: _Target, ctx: _Ctx, tile: str) -> bool:
     """A winner may have taken ``tile`` into its hand: a hand newly face up holds it, or the camera player's
     hand gained it."""
     cam = ctx.camera
@@ -828,13 +800,13 @@ def _won_with(t: _Table, g: _Target, ctx: _Ctx, tile: str) -> bool:
     return any(tile in g.seats[s].hand for s in _shown(t, g, ctx))
 
 
-def _check_centre(t: _Table, g: _Target, ctx: _Ctx) -> list[str]:
+def _check_centre(t: _Target, g: _Target, ctx: _Ctx) -> list[str]:
     gone = Counter(t.centre) - Counter(g.centre)
     return [f"A {c} vanished from the centre discards, but no new meld shows it." for c in gone.elements()
             if not _claimed(t, g, ctx, c) and not _won_with(t, g, ctx, c)]
 
 
-def _check_melds(t: _Table, g: _Target, ctx: _Ctx) -> list[str]:
+def _check_melds(t: _Target, g: _Target, ctx: _Ctx) -> list[str]:
     out = []
     for i, (s, v) in enumerate(zip(t.seats, g.seats, strict=True)):
         if len(v.melds) < len(s.melds):
@@ -843,16 +815,16 @@ def _check_melds(t: _Table, g: _Target, ctx: _Ctx) -> list[str]:
             continue
         for a, b in zip(s.melds, v.melds, strict=False):
             if not _grows(a, b) and not (a.added and a.base == b and _won_with(t, g, ctx, a.added)):
-                out.append(f"{ctx.who(i)}'s meld {' '.join(a.tiles)} now reads {' '.join(b.tiles)}; a shown meld "
+                out.append(f"{ctx.who(i)}'s meld {a.text} now reads {b.text}; a shown meld "
                            "only grows into a kong or gets its Fei swapped.")
     return out
 
 
-def _check_areas(t: _Table, g: _Target, ctx: _Ctx) -> list[str]:
+def _check_areas(t: _Target, g: _Target, ctx: _Ctx) -> list[str]:
     out = []
     for i, (s, v) in enumerate(zip(t.seats, g.seats, strict=True)):
         for name, have, want in (("bonus tiles", s.bonus, v.bonus), ("Norths", s.norths, v.norths)):
-            if want[:len(have)] != have:
+            if not _kept(have, want):
                 out.append(f"{ctx.who(i)}'s {name} were {' '.join(have)} and are now {' '.join(want) or 'none'}; "
                            "tiles set aside stay there.")
     if g.dora[:len(t.dora)] != t.dora:
@@ -861,7 +833,7 @@ def _check_areas(t: _Table, g: _Target, ctx: _Ctx) -> list[str]:
     return out
 
 
-def _check_camera(t: _Table | None, g: _Target, ctx: _Ctx) -> list[str]:
+def _check_camera(t: _Target | None, g: _Target, ctx: _Ctx) -> list[str]:
     v = g.seats[ctx.camera]
     if v.state in ("backs", "mixed") or "bk" in v.hand:
         return [f"The camera player's hand ({ctx.who(ctx.camera)}) is not seen face up."]
@@ -873,7 +845,7 @@ def _check_camera(t: _Table | None, g: _Target, ctx: _Ctx) -> list[str]:
     return []
 
 
-def _check_hidden(t: _Table | None, g: _Target, ctx: _Ctx) -> list[str]:
+def _check_hidden(t: _Target | None, g: _Target, ctx: _Ctx) -> list[str]:
     """A hidden hand partly face up is being laid down (wait for the rest); a few faces among mostly backs
     are the tops of standing tiles read as faces, which change nothing (the hand stays hidden)."""
     return [f"{ctx.who(i)}'s hand is seen partly face up." for i, v in enumerate(g.seats)
@@ -902,17 +874,21 @@ class EventInferrer:
     """Events of one hand from successive stable observations (see the module docstring).
 
     ``camera``: the camera player's table position; ``dealer``: the dealer's (East's) position; ``positions``:
-    the occupied positions (default: the first observation's seats). Seats of the events are dealer-relative."""
+    the occupied positions (default: the first observation's seats). Seats of the events are dealer-relative.
+    The engine (:func:`assistant.play.apply`) plays every inferred event: :attr:`state` is its state after
+    the last one and :attr:`states` the state after each of :attr:`events`."""
 
     variant: Any
     players: int | None = None
     camera: int = 0
     dealer: int = 0
     positions: Sequence[int] | None = None
-    max_nodes: int = 20000
+    #: how many candidate moves the engine judges at most to explain one observation
+    max_nodes: int = 3000
     #: the table options the game is played with (the settings page's), given to each deal
     options: dict[str, Any] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
+    states: list[PlayState] = field(default_factory=list)
     problems: list[EventProblem] = field(default_factory=list)
     frames: int = 0
     #: (frame, read before, read now): tiles of the camera player's hand whose earlier reading was corrected
@@ -926,11 +902,15 @@ class EventInferrer:
         self.variant = v
         self.players = self.players or v.players
         self._ctx: _Ctx | None = None
-        self._table: _Table | None = None
+
+    @property
+    def state(self) -> PlayState | None:
+        """The engine's state after the last inferred event (None before the deal)."""
+        return self.states[-1] if self.states else None
 
     @property
     def over(self) -> bool:
-        return self._table is not None and self._table.phase == "over"
+        return self.state is not None and self.state.over
 
     @property
     def camera_seat(self) -> int | None:
@@ -951,6 +931,14 @@ class EventInferrer:
         self.problems.append(EventProblem(self.frames, kind, message))
         return []
 
+    def _extend(self, path) -> list[Event]:
+        new = []
+        for events, states in path:
+            new += events
+            self.events += events
+            self.states += states
+        return new
+
     def feed(self, observation: TableObservation | dict) -> list[Event]:
         """The events that lead to ``observation`` from the last accepted table (empty when nothing changed
         or when the observation is impossible: see :attr:`problems`)."""
@@ -965,53 +953,53 @@ class EventInferrer:
         if reported:
             return self._problem("observation", " ".join(p.message for p in reported))
         g = _target(obs, ctx)
-        if self._table is None or (self.over and _fresh(g)):
+        st = self.state
+        if st is None or (st.over and _fresh(g)):
             return self._deal(g, ctx)
-        if self.over:
+        if st.over:
             return []
-        found = [m for check in CHECKS for m in check(self._table, g, ctx)]
+        seen = _seen(st, ctx)
+        found = [m for check in CHECKS for m in check(seen, g, ctx)]
         if found:
             return self._problem("impossible", " ".join(found))
-        path = explain(self._table, g, ctx, self.max_nodes)
+        path = explain(st, g, ctx, self.max_nodes)
         if path is None:
-            fixed = reread(self._table, g, ctx, self.max_nodes)
+            fixed = self._reread(seen, g, ctx)
             if fixed is None:
                 return self._problem("unexplained", f"No moves in turn order explain what changed "
-                                                    f"({_describe(self._table, g, ctx)}); the frame is skipped.")
-            table, (was, now), path = fixed
-            if not self._rewrite(ctx.camera, was, now):
-                return self._problem("unexplained", f"Your {was} seems to be a {now}, but no draw or deal in "
-                                                    "the log brought it into the hand; the frame is skipped.")
-            self._table = table
-        new = [e for events, _ in path for e in events]
-        if path:
-            self._table = path[-1][1]
-        self.events += new
-        return new
+                                                    f"({_describe(seen, g, ctx)}); the frame is skipped.")
+            (was, now), events, states, path = fixed
+            self.events, self.states = events, states
+            self.rereads.append((self.frames, was, now))
+        return self._extend(path)
 
-    def _rewrite(self, seat: int, was: str, now: str) -> bool:
-        """The camera player's ``was`` was ``now`` all along: the event that brought it into the hand (its
-        latest draw of ``was``, else the deal) is corrected and :attr:`rereads` records it; False (nothing
-        changed) when no such event exists."""
-        for k in range(len(self.events) - 1, -1, -1):
-            ev = self.events[k]
-            if ev.type in ("draw", "replacement_draw") and ev.seat == seat and ev.tile.code == was:
-                self.events[k] = replace(ev, tile=Tile.from_code(now))
-                break
-            if ev.type == "deal":
-                main, _, bonus = ev.hands[seat].partition("|")
-                codes = [t.code for t in parse_tiles(main)]
-                if was not in codes:
-                    return False
-                codes[codes.index(was)] = now
-                hands = list(ev.hands)
-                hands[seat] = hand_text(codes, [t.code for t in parse_tiles(bonus)] if bonus.strip() else ())
-                self.events[k] = replace(ev, hands=tuple(hands))
-                break
-        else:
-            return False
-        self.rereads.append((self.frames, was, now))
-        return True
+    def _reread(self, t: _Target, g: _Target, ctx: _Ctx):
+        """When nothing explains a change: is one tile of the camera player's hand read wrongly so far? A tile
+        of the followed hand that the observation lacks is taken for one of the codes that newly show (in the
+        hand, or in a discard row, meld or bonus area where it may have gone): the event that brought it in
+        (its latest draw, else the deal) is corrected, the engine replays the hand, and the change is
+        explained again. Returns ((read before, read now), the corrected events, their states, the path) or
+        None."""
+        cam = ctx.camera
+        old, new = Counter(t.seats[cam].hand), Counter(g.seats[cam].hand)
+        gone = sorted(set((old - new).elements()))
+        if not gone or "bk" in new or sum((old - new).values()) > 3:
+            return None
+        shown = (new - old) + (_public(Counter(), g) - _public(Counter(), t))
+        candidates = sorted(c for c in shown if c != "bk")
+        budget = max(200, self.max_nodes // 4)
+        for was in gone:
+            for now in candidates:
+                if now == was:
+                    continue
+                events = _rewritten(self.events, cam, was, now)
+                states = _play(None, events) if events is not None else None
+                if states is None:
+                    continue
+                path = explain(states[-1], g, ctx, budget)
+                if path is not None:
+                    return (was, now), events, list(states), path
+        return None
 
     def _deal(self, g: _Target, ctx: _Ctx) -> list[Event]:
         if not _fresh(g):
@@ -1023,39 +1011,59 @@ class EventInferrer:
         hand = cam.hand[:13]     # a 14th tile is the dealer's first draw, inferred below
         hands = tuple(hand_text(hand if i == ctx.camera else ["bk"] * 13, v.bonus) for i, v in enumerate(g.seats))
         deal = Deal(self.variant.name, hands, dora_indicators=" ".join(g.dora), options=dict(self.options))
-        seats = tuple(_Seat(hand=_sorted(hand) if i == ctx.camera else (), bonus=v.bonus, norths=v.norths)
-                      for i, v in enumerate(g.seats))
-        self._table = _Table(seats, g.dora)
-        self.events.append(deal)
-        out: list[Event] = [deal]
-        path = explain(self._table, g, ctx, self.max_nodes) or []
-        for events, table in path:
-            out += events
-            self.events += events
-            self._table = table
-        return out
+        states = _play(None, [deal])
+        if states is None:
+            from assistant.play import IllegalEvent, apply
+
+            try:
+                apply(None, deal)
+            except (IllegalEvent, ValueError) as e:
+                return self._problem("impossible", f"The dealt table cannot be: {e}")
+        out = self._extend([((deal,), states)])
+        return out + self._extend(explain(states[-1], g, ctx, self.max_nodes) or [])
 
     def finish(self) -> list[Event]:
         """The hand is over (the table is being cleared): the camera player's own tsumo, which its always-open
         hand cannot show, else an exhaustive draw with the camera player listed when its hand is ready (ready
         hands laid face up and wins are inferred when the table shows them; a ron winner takes the tile)."""
-        t = self._table
-        if t is None or t.phase == "over":
+        st = self.state
+        if st is None or st.over:
             return []
-        ctx = self._ctx
-        cam = ctx.camera
-        s = t.seats[cam]
-        v = self.variant
-        if t.phase == "own" and t.turn == cam and _complete(s.hand, s.melds, v):
+        cam = self._ctx.camera
+        hand = _seen(st, self._ctx).seats[cam].hand
+        if st.phase == "own_turn" and st.turn == cam and _complete(hand, _melds(st, cam), self.variant):
             end: Event = Tsumo(cam)
         else:
-            end = ExhaustiveDraw((cam,) if _tenpai(s.hand, s.melds, v) else ())
-        self._table = replace(t, phase="over")
-        self.events.append(end)
-        return [end]
+            end = ExhaustiveDraw((cam,) if _ready(st, cam) else ())
+        states = _play(st, [end])
+        if states is None:
+            return self._problem("unexplained", f"The hand cannot end as {end.type.replace('_', ' ')} now.")
+        return self._extend([((end,), states)])
 
     def log(self) -> list[dict]:
         return [e.to_json() for e in self.events]
+
+
+def _rewritten(events: Sequence[Event], seat: int, was: str, now: str) -> list[Event] | None:
+    """``events`` with the camera player's ``was`` read as ``now`` where it came into the hand (its latest
+    draw of ``was``, else the deal), or None when no event brought it in."""
+    out = list(events)
+    for k in range(len(out) - 1, -1, -1):
+        ev = out[k]
+        if ev.type in ("draw", "replacement_draw") and ev.seat == seat and ev.tile.code == was:
+            out[k] = replace(ev, tile=Tile.from_code(now))
+            return out
+        if ev.type == "deal":
+            main, _, bonus = ev.hands[seat].partition("|")
+            codes = [t.code for t in parse_tiles(main)]
+            if was not in codes:
+                return None
+            codes[codes.index(was)] = now
+            hands = list(ev.hands)
+            hands[seat] = hand_text(codes, [t.code for t in parse_tiles(bonus)] if bonus.strip() else ())
+            out[k] = replace(ev, hands=tuple(hands))
+            return out
+    return None
 
 
 def _check_observation(obs: TableObservation, variant) -> list:
@@ -1078,25 +1086,11 @@ def _notation(m: _Meld) -> str:
     return make_meld(tiles, stands, source=m.source).format()
 
 
-def _engine_meld(m: _Meld):
-    from assistant.hand import make_meld
-
-    if m.concealed:
-        face = _plain(next(c for c in m.tiles if c != "bk"))
-        return make_meld([Tile.from_code(face)] * 4, concealed=True)
-    tiles = [Tile.from_code(c) for c in m.tiles]
-    stands = [Tile.from_code(c) for c in m.stands] if len(m.stands) == len(m.tiles) else list(tiles)
-    if m.added:
-        tiles.append(Tile.from_code(m.added))
-        stands.append(Tile.from_code(_plain(m.added)))
-    return make_meld(tiles, stands, added=bool(m.added), source=m.source)
-
-
-def _describe(t: _Table, g: _Target, ctx: _Ctx) -> str:
+def _describe(t: _Target, g: _Target, ctx: _Ctx) -> str:
     """What changed, in the words of :func:`vision.live.describe_change`."""
     def as_dict(seats, hands, dora, centre) -> dict:
         return {"seats": [{"position": ctx.order[i], "discards": list(s.discards), "hand": list(hands[i]),
-                           "melds": [{"notation": "", "tiles": list(m.tiles)} for m in s.melds],
+                           "melds": [{"notation": "", "tiles": list(m.codes)} for m in s.melds],
                            "bonus": list(s.bonus), "norths": list(s.norths)} for i, s in enumerate(seats)],
                 "dora_indicators": list(dora), "centre_discards": list(centre)}
     try:
@@ -1129,23 +1123,23 @@ def compare_logs(inferred: Sequence[Event], expected: Sequence[Event]) -> tuple[
 class TableGame:
     """The engine's view of the hand a camera watches: stable observations -> inferred events -> the play state.
 
-    ``feed`` returns the table state JSON (``assistant.table`` schema, hidden hands as ``bk``) after applying
-    the events inferred from the observation; an event the engine refuses is reported in :attr:`problems`
-    and the last good state is kept (nothing recorded is lost)."""
+    ``feed`` returns the table state JSON (``assistant.table`` schema, hidden hands as ``bk``) after the events
+    inferred from the observation, as the engine played them (the inferrer's states: every inferred event is
+    one the engine accepted); what could not be followed is in :attr:`problems`."""
 
     def __init__(self, variant: str, camera: int = 0, dealer: int = 0, positions: Sequence[int] | None = None,
                  options: dict[str, Any] | None = None) -> None:
         self.variant = variant
         self.inferrer = EventInferrer(variant, camera=camera, dealer=dealer, positions=positions,
                                       options=dict(options or {}))
-        self.state = None            # the PlayState after the last applied event
+        self.state: PlayState | None = None      # the PlayState after the last applied event
         self.problems: list[str] = []
         self.last_events: list[Event] = []
-        self.start = None            # the state before last_events
+        self.start: PlayState | None = None      # the state before last_events
         # at a win: {seat, tile, tsumo, discarder} and the state just before it (what the page scores)
         self.win: dict | None = None
-        self._before_win = None
-        self.hand: list[Event] = []          # the events applied in the hand now followed, its deal first
+        self._before_win: PlayState | None = None
+        self.hand: list[Event] = []          # the events of the hand now followed, its deal first
         self.earlier_hands: list[list[Event]] = []  # hands followed before it, oldest first
 
     def hand_logs(self) -> list:
@@ -1157,21 +1151,21 @@ class TableGame:
                 if h and isinstance(h[0], Deal)]
 
     def feed(self, observation: TableObservation | dict) -> dict | None:
-        from assistant.play import IllegalEvent, apply
-
-        before, rereads = len(self.inferrer.problems), len(self.inferrer.rereads)
-        events = self.inferrer.feed(observation)
-        self.problems = [p.message for p in self.inferrer.problems[before:]]
-        if len(self.inferrer.rereads) > rereads:
-            # an earlier reading of the camera player's hand was corrected: the hand is replayed from its deal
-            events = list(self.inferrer.events)
+        inf = self.inferrer
+        before, rereads = len(inf.problems), len(inf.rereads)
+        events = inf.feed(observation)
+        self.problems = [p.message for p in inf.problems[before:]]
+        states = inf.states[len(inf.states) - len(events):]
+        if len(inf.rereads) > rereads:
+            # an earlier reading of the camera player's hand was corrected: the hand is followed from its deal
+            k = max(i for i, e in enumerate(inf.events) if isinstance(e, Deal))
+            events, states = inf.events[k:], inf.states[k:]
             self.state, self.win, self._before_win = None, None, None
             self.hand = []
             self.problems += [f"Your {was} is read as {now} now: the hand is replayed with it."
-                              for _, was, now in self.inferrer.rereads[rereads:]]
-        applied = []
-        self.start = self.state          # the state the applied events start from (their words need it)
-        for ev in events:
+                              for _, was, now in inf.rereads[rereads:]]
+        self.start = self.state
+        for ev, st in zip(events, states, strict=True):
             if isinstance(ev, Deal):
                 self.state, self.win, self._before_win = None, None, None
                 if self.hand and isinstance(self.hand[0], Deal):
@@ -1179,29 +1173,20 @@ class TableGame:
                 self.hand = []
             if ev.type in ("ron", "tsumo") and self.state is not None and self.win is None:
                 self.win, self._before_win = self._win_of(ev), self.state
-            try:
-                self.state = apply(self.state, ev)
-            except IllegalEvent as e:
-                self.problems.append(f"The engine refused the inferred {ev.type} ({e}); the table state is kept.")
-                break
-            applied.append(ev)
+            self.state = st
             self.hand.append(ev)
-        self.last_events = applied
+        self.last_events = list(events)
+        self._states = list(states)
         return self.state_json()
 
     def describe(self, limit: int = 3) -> str:
         """The last applied events in players' words ("West drew a tile"; the camera player's own draws named),
         at most the last ``limit`` of them."""
-        from assistant.play import apply
         from assistant.play.words import describe_event
 
-        parts, state = [], self.start
-        for ev in self.last_events:
-            parts.append(describe_event(ev, state, self.inferrer.camera_seat))
-            try:
-                state = apply(state, ev)
-            except ValueError:
-                break
+        befores = [self.start] + getattr(self, "_states", [])[:-1]
+        parts = [describe_event(ev, st, self.inferrer.camera_seat) for ev, st in zip(self.last_events, befores,
+                                                                                   strict=False)]
         return "; ".join(parts[-limit:])
 
     def _win_of(self, ev: Event) -> dict:
@@ -1221,4 +1206,4 @@ class TableGame:
         return data
 
 
-__all__ = ["CHECKS", "MOVES", "EventInferrer", "EventProblem", "Reveal", "TableGame", "explain", "hand_text", "reread"]
+__all__ = ["CHECKS", "MOVES", "EventInferrer", "EventProblem", "TableGame", "explain", "hand_text"]

@@ -33,6 +33,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from assistant.table import tile_problems
+from assistant.tiles import Tile
+
 from .calibration import Calibration, apply_h, standing_tiles
 from .observation import MeldObservation, Problem, SeatObservation, TableObservation, mostly_backs, tops_only
 from .zones import TableZones, from_seat, pinwheel_owner, to_seat, toward_centre
@@ -1040,49 +1043,29 @@ def check(obs: TableObservation, variant) -> list[Problem]:
     """Impossible observations, as plain-words problems."""
     v = variant
     out: list[Problem] = []
-    seen: Counter[str] = Counter()       # plain code -> count
-    red: Counter[str] = Counter()
     where: dict[str, Counter] = {}
-
+    placed = []
     for code, place in _placed(obs):
-        pc = _plain(code)
-        seen[pc] += 1
-        if code != pc:
-            red[code] += 1
-        where.setdefault(pc, Counter())[place] += 1
-    # kinds the rule system lacks
-    reported = set()
-    for pc in list(seen) + list(red):
-        code = pc
-        kind = _kind(code)
-        if kind is None:
+        if _kind(code) is None:
             out.append(Problem("not_in_set", f"{code} is not a tile code.", None, [code]))
             continue
-        if code in reported:
-            continue
-        if kind not in v.copies:
-            reported.add(code)
-            what = "jokers exist only in three-kaki" if code == "jk" else f"the {v.name} set has no {code}"
-            out.append(Problem("not_in_set", f"{code} is not in the {v.name} tile set ({what}); seen in "
-                               f"{_places(where.get(_plain(code), {}))}.", None, [code]))
-        elif code[0] == "0" and not v.red_fives.get(kind, 0):
-            reported.add(code)
-            out.append(Problem("not_in_set", f"{code} (a red five) is not in the {v.name} tile set: it has no red "
-                               f"fives.", None, [code]))
-    for pc, n in seen.items():
-        kind = _kind(pc)
-        cap = v.copies.get(kind, 0) if kind is not None else 0
-        if cap and n > cap:
-            nth = {5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth"}.get(n, f"{n}th")
-            what = f"a {nth} copy of {pc}" if cap == 4 else f"{n} copies of {pc}"
-            out.append(Problem("too_many_copies", f"{what[0].upper() + what[1:]} is on the table, but the {v.name} "
-                               f"set has {cap}: seen in {_places(where[pc])}. One of them is misread.", None, [pc]))
-    for rc, n in red.items():
-        kind = _kind(rc)
-        cap = v.red_fives.get(kind, 0) if kind is not None else 0
-        if cap and n > cap:
-            out.append(Problem("too_many_red", f"{n} red fives {rc} are on the table, but the {v.name} set has {cap}.",
-                               None, [rc]))
+        placed.append(Tile.from_code(code))
+        where.setdefault(_plain(code), Counter())[place] += 1
+    # the engine's own judgement of the tiles seen together (kinds the set lacks, copies), in words with places
+    for p in tile_problems(v, placed):
+        if p.kind == "not_in_set":
+            what = "jokers exist only in three-kaki" if p.code == "jk" else f"the {v.name} set has no {p.code}"
+            msg = (f"{p.code} (a red five) is not in the {v.name} tile set: it has no red fives." if p.code[0] == "0"
+                   else f"{p.code} is not in the {v.name} tile set ({what}); seen in "
+                        f"{_places(where.get(_plain(p.code), {}))}.")
+        elif p.kind == "too_many_copies":
+            nth = {5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth"}.get(p.count, f"{p.count}th")
+            what = f"a {nth} copy of {p.code}" if p.cap == 4 else f"{p.count} copies of {p.code}"
+            msg = (f"{what[0].upper() + what[1:]} is on the table, but the {v.name} set has {p.cap}: seen in "
+                   f"{_places(where[p.code])}. One of them is misread.")
+        else:
+            msg = f"{p.count} red fives {p.code} are on the table, but the {v.name} set has {p.cap}."
+        out.append(Problem(p.kind, msg, None, [p.code]))
     kongs = 0
     for s in obs.seats:
         k = s.position
@@ -1091,10 +1074,11 @@ def check(obs: TableObservation, variant) -> list[Problem]:
         # its size (the seat's draws and discards are what it follows)
         if s.hand and not mostly_backs(s.hand):
             size = len(s.hand) + 3 * len(s.melds)
-            if size not in (13, 14):
+            if size not in (v.hand_size, v.hand_size + 1):
                 out.append(Problem("hand_size", f"Position {k} shows {len(s.hand)} tile(s) in hand and {len(s.melds)} "
-                                   f"meld(s), which counts {size}; a hand holds 13 (14 with the tile just drawn), "
-                                   f"counting 3 for each meld. A tile is missed or misplaced.", k))
+                                   f"meld(s), which counts {size}; a hand holds {v.hand_size} ({v.hand_size + 1} "
+                                   "with the tile just drawn), counting 3 for each meld. A tile is missed or "
+                                   "misplaced.", k))
         bad = [c for c in s.hand if _is_bonus(c)]
         if bad:
             out.append(Problem("bonus_in_hand", f"Bonus tile(s) {' '.join(bad)} in the hand of position {k}: "
