@@ -148,15 +148,20 @@ def _frame_after(video, kind: str, seat: int | None = None, start: int = 0) -> i
                 and (seat is None or getattr(video.events[f.event_index], "seat", None) == seat))
 
 
-def _problems_then_resume(video, observations, index, change):
-    """Frame ``index`` replaced by an impossible one: one problem, nothing inferred from it, the next
-    frames resume; the log is the script's."""
+def _problems_then_resume(video, observations, index, change, followed=False):
+    """Frame ``index`` replaced by an impossible one: one problem, and nothing inferred from it (``followed``:
+    the rest of the frame is followed, the part with the problem left as it was); the next frames resume; the
+    log is the script's."""
     stream = list(observations)
     stream.insert(index, _with(observations[index], change))
     inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
     out = [inf.feed(o) for o in stream]
     inf.finish()
-    assert out[index] == [] and len(inf.problems) == 1 and inf.problems[0].frame == index + 1
+    assert len(inf.problems) == 1 and inf.problems[0].frame == index + 1
+    if followed:     # the parts the problem does not touch are followed (its clean copy after it adds the rest)
+        assert inf.problems[0].message.endswith("Those parts are left as they were; the rest is followed.")
+    else:
+        assert out[index] == []
     assert inf.events == video.camera_log()
     return inf.problems[0]
 
@@ -262,13 +267,14 @@ def test_a_fifth_copy_is_a_problem():
     video, observations, _ = hand("sanma", 10, 12)
     hand0 = observations[14].seat(0).hand
     p = _problems_then_resume(video, observations, 14,
-                              lambda d: _seat(d, video.order[1])["discards"].extend([hand0[0]] * 4))
+                              lambda d: _seat(d, video.order[1])["discards"].extend([hand0[0]] * 4), followed=True)
     assert p.kind == "observation" and "copy of" in p.message
 
 
 def test_a_tile_kind_the_rule_system_lacks_is_a_problem():
     video, observations, _ = hand("sanma", 10, 12)
-    p = _problems_then_resume(video, observations, 14, lambda d: _seat(d, video.order[2])["discards"].append("5m"))
+    p = _problems_then_resume(video, observations, 14, lambda d: _seat(d, video.order[2])["discards"].append("5m"),
+                              followed=True)
     assert p.kind == "observation" and "5m is not in the sanma tile set" in p.message
 
 
@@ -578,3 +584,27 @@ def test_table_game_names_its_events_in_players_words():
     assert expected[-1] in joined and "won on" in expected[-1]
     assert any(t.endswith("drew a tile") for t in expected) and "seat " not in joined
     assert any(t.startswith("You drew ") and not t.endswith("a tile") for t in expected)
+
+
+def test_a_discard_read_otherwise_later_keeps_its_first_reading():
+    """A hidden seat's discard read right when it was thrown and as another tile in every later frame (a worse
+    view, a hand over it): the followed reading stays, the rest of each frame is followed, and the hand's log
+    is the script's. Before, every later frame was 'a discard row that changed' and the hand stopped there."""
+    video, observations, expected = hand("sanma", 55, None)
+    k = next(i for i, f in enumerate(video.frames) if video.events[f.event_index].type == "discard"
+             and video.events[f.event_index].seat != video.camera_seat)
+    ev = video.events[video.frames[k].event_index]
+    pos = video.order[ev.seat]
+    at = len(observations[k].seat(pos).discards) - 1
+    wrong = "9s" if ev.tile.code != "9s" else "8s"
+
+    def later(d):
+        row = _seat(d, pos)["discards"]
+        if len(row) > at:
+            row[at] = wrong
+
+    stream = [o if i <= k + 1 else _with(o, later) for i, o in enumerate(observations)]
+    inf = infer(video, stream)
+    assert sum(wrong == (o.seat(pos).discards[at:at + 1] or [None])[0] for o in stream) > 10
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    assert not [p for p in inf.problems if p.kind in ("impossible", "unexplained")]

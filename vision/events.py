@@ -37,6 +37,12 @@ short, a tile kind the rule system lacks, nothing in turn order explains it) bec
 (:attr:`EventInferrer.problems`); nothing is inferred from that observation, and the next consistent one
 resumes from the last accepted state.
 
+One bad tile does not stop the hand: a discard, meld, tile set aside or dora indicator already followed keeps
+its followed reading when a later frame reads it as another tile (:func:`_settled`), and an observation problem
+confined to a part of a seat (a tile that cannot lie in a bonus area, a fifth copy in a row ...) leaves that
+part as the state shows it while the rest of the frame is followed (:func:`_patched`); the problem is still
+reported.
+
 A tile of the camera player's hand read wrongly so far is re-read when the table shows what it is (the user's
 correction, or its discard): the event that brought it in is corrected, the engine replays the hand, the
 change is explained again (:attr:`EventInferrer.rereads`) and :class:`TableGame` follows the replayed hand.
@@ -747,6 +753,97 @@ def explain(st: PlayState, g: _Target, ctx: _Ctx, max_nodes: int = 3000
     return list(min(found, key=lambda p: tuple(pref(p, g, ctx) for pref in PREFERENCES)))
 
 
+# --------------------------------------------------------------------------- one bad tile does not stop the hand
+
+
+def _settled(t: _Target, g: _Target, ctx: _Ctx) -> tuple[_Target, int]:
+    """The target with readings the followed state already accepted kept: a discard, a meld, a tile set aside
+    or a dora indicator already followed that the new frame reads as another tile keeps its followed reading
+    (the camera player's hand is re-read instead: :meth:`EventInferrer._reread`). Returns (the target, how
+    many readings were kept)."""
+    kept = 0
+    seats = []
+    for s, v in zip(t.seats, g.seats, strict=True):
+        changes: dict[str, Any] = {}
+        n = min(len(s.discards), len(v.discards))
+        if v.discards[:n] != s.discards[:n]:
+            kept += sum(a != b for a, b in zip(s.discards[:n], v.discards[:n], strict=True))
+            changes["discards"] = s.discards[:n] + v.discards[n:]
+        melds = list(v.melds)
+        for j, (a, b) in enumerate(zip(s.melds, v.melds, strict=False)):
+            if not _grows(a, b) and a.type == b.type and len(a.codes) == len(b.codes):
+                melds[j] = a
+                kept += 1
+        if melds != list(v.melds):
+            changes["melds"] = tuple(melds)
+        if not _kept(s.bonus, v.bonus) and len(v.bonus) >= len(s.bonus):
+            kept += 1
+            changes["bonus"] = _sorted(s.bonus) + tuple(v.bonus[len(s.bonus):])
+        seats.append(replace(v, **changes) if changes else v)
+    dora = g.dora
+    n = min(len(t.dora), len(dora))
+    if dora[:n] != t.dora[:n]:
+        kept += 1
+        dora = t.dora[:n] + dora[n:]
+    return replace(g, seats=tuple(seats), dora=dora), kept
+
+
+#: observation problems the frame can be followed around: the part of the seat they are in is left as the
+#: followed state shows it (pending) while the rest of the frame is followed
+_PART_OF = {"bad_discard": "discards", "riichi": "sideways", "norths": "aside", "bad_source": "melds",
+            "bad_meld": None, "too_many_copies": None, "not_in_set": None, "too_many_red": None}
+
+
+def _patched(t: _Target, g: _Target, problems: Sequence, ctx: _Ctx) -> _Target | None:
+    """The target with the parts that ``problems`` touch taken from the followed state (``t``), so that the
+    rest of the frame can be followed; None when a problem touches what cannot be left pending (the camera
+    player's hand, a problem with no place)."""
+    seats = list(g.seats)
+    dora = g.dora
+    for p in problems:
+        tiles = set(getattr(p, "tiles", []) or [])
+        if p.kind not in _PART_OF:
+            return None
+        if p.position is not None:
+            i = ctx.order.index(p.position) if p.position in ctx.order else None
+            if i is None:
+                return None
+            parts = [_PART_OF[p.kind] or ("aside" if tiles and tiles <= set(g.seats[i].bonus + g.seats[i].norths)
+                                          else "melds")]
+            where = [(i, part) for part in parts]
+        else:   # a tile kind or a copy count: every part where the tile newly shows
+            where = []
+            for i, (s, v) in enumerate(zip(t.seats, g.seats, strict=True)):
+                plain = {_plain(c) for c in tiles} | tiles
+
+                def new(have, want, plain=plain) -> bool:
+                    return any(_plain(c) in plain for c in (Counter(want) - Counter(have)).elements())
+
+                if new(s.discards, v.discards):
+                    where.append((i, "discards"))
+                if new([c for m in s.melds for c in m.codes], [c for m in v.melds for c in m.codes]):
+                    where.append((i, "melds"))
+                if new(s.bonus + s.norths, v.bonus + v.norths):
+                    where.append((i, "aside"))
+                if i == ctx.camera and new(s.hand, v.hand):
+                    return None
+            if any(_plain(c) in {_plain(x) for x in tiles} for c in (Counter(g.dora) - Counter(t.dora)).elements()):
+                dora = t.dora
+            if not where and dora == g.dora:
+                return None
+        for i, part in where:
+            s, v = t.seats[i], seats[i]
+            if part == "discards":
+                seats[i] = replace(v, discards=s.discards, sideways=s.sideways)
+            elif part == "sideways":
+                seats[i] = replace(v, sideways=s.sideways)
+            elif part == "melds":
+                seats[i] = replace(v, melds=s.melds, shown=v.shown[:len(s.melds)])
+            else:
+                seats[i] = replace(v, bonus=s.bonus, norths=s.norths)
+    return replace(g, seats=tuple(seats), dora=dora)
+
+
 # --------------------------------------------------------------------------- checks: plain-words problems
 
 #: observation problems that do not stop a frame from being followed (the page still shows them): a tile
@@ -950,15 +1047,23 @@ class EventInferrer:
                                           f"not the players' {sorted(ctx.order)}.")
         reported = obs.problems or _check_observation(obs, self.variant)
         reported = [p for p in reported if _blocking(p, obs, ctx)]
-        if reported:
-            return self._problem("observation", " ".join(p.message for p in reported))
         g = _target(obs, ctx)
         st = self.state
+        if reported and (st is None or st.over):
+            return self._problem("observation", " ".join(p.message for p in reported))
         if st is None or (st.over and _fresh(g)):
             return self._deal(g, ctx)
         if st.over:
             return []
         seen = _seen(st, ctx)
+        if reported:   # follow the rest of the frame; the parts with problems wait (pending)
+            patched = _patched(seen, g, reported, ctx)
+            self._problem("observation", " ".join(p.message for p in reported)
+                          + ("" if patched is None else " Those parts are left as they were; the rest is followed."))
+            if patched is None:
+                return []
+            g = patched
+        g, _ = _settled(seen, g, ctx)
         found = [m for check in CHECKS for m in check(seen, g, ctx)]
         if found:
             return self._problem("impossible", " ".join(found))
