@@ -22,7 +22,7 @@ class LabelRecognizer:
     nms_iou = 0.3
 
     def __init__(self, image, labels, readings=None):
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()
         self.labels = labels
         quads = np.array([lab["corners"] for lab in labels], np.float64)
         self.boxes = {"obb": G.quad_to_obb(quads) % [np.inf, np.inf, np.inf, np.inf, 180.0],

@@ -19,7 +19,7 @@ class CountingRecognizer:
 
     def __init__(self, rec):
         self.rec = rec
-        self._lock = rec._lock
+        self.lock = rec.lock
         self.scales = rec.scales
         self.nms_iou = rec.nms_iou
         self.classified = 0

@@ -14,8 +14,10 @@ import functools
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -194,8 +196,43 @@ def drop_weak(scores: np.ndarray, probs: np.ndarray, confidence: float) -> np.nd
     return out
 
 
+@runtime_checkable
+class Recognizer(Protocol):
+    """What the live pipeline reads a frame with (:class:`TileRecognizer`; stand-ins in tests): boxes for a
+    frame (or its changed ``regions``) and readings of crops ([n, 56] probabilities, [n] flip)."""
+
+    scales: tuple[int, ...]
+
+    def detect_boxes(self, image: np.ndarray, **kw: Any) -> dict[str, np.ndarray]: ...
+
+    def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+@dataclass(frozen=True)
+class RecognizerFeatures:
+    """The optional parts of a :class:`Recognizer`, read once in one place: its ``lock`` (one frame in the
+    sessions at a time), ``read_boxes`` (boxes read again a few degrees turned), ``read_mask`` (a tile set's
+    own kinds), ``scales_for`` (scales chosen per frame size), ``weak_confidence`` (:func:`drop_weak`) and
+    ``fill_rows`` (rows completed)."""
+
+    lock: Any
+    read_boxes: Callable | None = None
+    read_mask: Callable | None = None
+    scales_for: Callable | None = None
+    weak_confidence: float = 0.0
+    fill_rows: bool = False
+
+    @classmethod
+    def of(cls, rec: Any) -> RecognizerFeatures:
+        if not isinstance(rec, Recognizer):
+            raise TypeError(f"{type(rec).__name__} is not a tile recogniser (detect_boxes, classify, scales)")
+        return cls(getattr(rec, "lock", None) or threading.Lock(), getattr(rec, "read_boxes", None),
+                   getattr(rec, "read_mask", None), getattr(rec, "scales_for", None),
+                   float(getattr(rec, "weak_confidence", 0.0) or 0.0), bool(getattr(rec, "fill_rows", False)))
+
+
 class TileRecognizer:
-    """Detector + classifier sessions, created once and reused for every frame."""
+    """Detector + classifier sessions, created once and reused for every frame (a :class:`Recognizer`)."""
 
     def __init__(self, detector: str | os.PathLike = DETECTOR_PATH, classifier: str | os.PathLike = CLASSIFIER_PATH,
                  threads: int = 2, det_threshold: float = DET_THRESHOLD, nms_iou: float = 0.3,
@@ -227,7 +264,7 @@ class TileRecognizer:
         self.weak_confidence = weak_confidence
         self.nms_iou = nms_iou
         self.min_confidence = min_confidence
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()   # one frame in the sessions at a time (callers that share it take it)
 
     def use_tileset(self, tileset) -> None:
         """Read with a tile set (``vision.tilesets.TileSet``, or None for none): its adapted kind head, when it
@@ -454,7 +491,7 @@ class TileRecognizer:
         h, w = img.shape[:2]
         if min(h, w) < MIN_SIDE:
             return Result([], w, h, {"total": 0.0})
-        with self._lock:
+        with self.lock:
             t0 = time.perf_counter()
             boxes = self.detect_boxes(img, sticky=sticky)
             t1 = time.perf_counter()

@@ -57,6 +57,7 @@ from .inference import (
     COARSE_MIN_SIDE,
     KINDS,
     NONE_INDEX,
+    RecognizerFeatures,
     drop_weak,
     empty_boxes,
     normalize_image,
@@ -419,7 +420,8 @@ class LiveAnalyzer:
         size = (w, h)
         self._refresh_calibration(size)
         corrected = self._apply_corrections(corrections or {})
-        lock = getattr(rec, "_lock", None) or threading.Lock()
+        feats = RecognizerFeatures.of(rec)
+        lock = feats.lock
         t0 = time.perf_counter()
         small = self.changes.small(img) if self.change_driven else None
         mode, reason, cores, share = self._choose_pass(small, size)
@@ -482,8 +484,8 @@ class LiveAnalyzer:
                 return
             tc = time.perf_counter()
             with lock:
-                if hasattr(rec, "read_boxes"):   # unsure boxes read again a few degrees turned
-                    p, f = rec.read_boxes(img, boxes["obb"][fresh])
+                if feats.read_boxes is not None:   # unsure boxes read again a few degrees turned
+                    p, f = feats.read_boxes(img, boxes["obb"][fresh])
                 else:
                     p, f = rec.classify(G.warp_crops(img, boxes["obb"][fresh], G.CROP_SIZE))
             probs[fresh], flip[fresh] = p, f
@@ -514,7 +516,7 @@ class LiveAnalyzer:
             skipped = np.zeros(n, bool)
         classify(need)
         in_set = _kind_mask(self.variant)[None, :]
-        set_mask = rec.read_mask(None) if hasattr(rec, "read_mask") else None   # a tile set's own kinds only
+        set_mask = feats.read_mask(None) if feats.read_mask is not None else None   # a tile set's own kinds
         if set_mask is not None:
             in_set = in_set & set_mask[None, :]
 
@@ -557,12 +559,12 @@ class LiveAnalyzer:
                 boxes = {**boxes, "obb": obb2, "quad": G.obb_to_quad(obb2)}
         raw = probs    # what the classifier said (kept per track); read within the rule system's kinds below
         probs = np.where(in_set, raw, 0.0) if n else raw
-        if n and getattr(rec, "weak_confidence", 0):   # unsure box, unsure reading: a textured surface, no tile
-            probs = np.where(classified[:, None], drop_weak(boxes["score"], probs, rec.weak_confidence), probs)
+        if n and feats.weak_confidence:   # unsure box, unsure reading: a textured surface, no tile
+            probs = np.where(classified[:, None], drop_weak(boxes["score"], probs, feats.weak_confidence), probs)
 
         best = probs.argmax(1) if n else np.zeros(0, int)
         keep = [i for i in range(n) if not (classified[i] and best[i] == NONE_INDEX) and not skipped[i]]
-        if mode != "replay" and getattr(rec, "fill_rows", False) and keep:
+        if mode != "replay" and feats.fill_rows and keep:
             # rows completed (vision.rows): tiles the detector missed in a row are added, boxes astride two tiles
             # replaced; tracked tiles that were not read again this frame are taken as they are
             row_probs = probs.copy()
