@@ -232,7 +232,7 @@ def test_the_demo_film_is_the_scripted_hand_filmed():
 def test_a_missing_film_names_the_command_that_makes_it(tmp_path):
     from webui.demo.film import load
 
-    with pytest.raises(FileNotFoundError, match="python -m webui.demo.film"):
+    with pytest.raises(FileNotFoundError, match="python -m webui.demo.make_film"):
         load(tmp_path)
 
 
