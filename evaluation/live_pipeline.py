@@ -244,9 +244,9 @@ def run(args) -> dict:
                 continue
             res = analyzers[name].process(f, {})
             took = (time.perf_counter() - s) * 1e3
-            rows[name].append({**res["timing"], "total_ms": took})
-            outputs[name].append(res["tiles"])
-            discards[name].append(_discards(res.get("observation")))
+            rows[name].append({**res.timing, "total_ms": took})
+            outputs[name].append(list(res.tiles))
+            discards[name].append(_discards(res.observation))
     return {"video": video, "made_s": made, "rows": rows, "outputs": outputs, "analyzers": analyzers,
             "changed": changed, "discards": discards}
 

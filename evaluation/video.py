@@ -94,8 +94,8 @@ def live_inferrer(video, recognizer, reads: int = LIVE_READS, taps: int = 0):
         image = video.render(f)
         for _ in range(reads):
             res = la.process(image, fixes)
-        if len(fixes) < taps and res.get("problems"):
-            for _, tile_id, code in wrong_tiles(res.get("tiles", []), f.labels)[:min(TAPS_PER_FRAME,
+        if len(fixes) < taps and res.problems:
+            for _, tile_id, code in wrong_tiles(res.tiles, f.labels)[:min(TAPS_PER_FRAME,
                                                                                    taps - len(fixes))]:
                 fixes[tile_id] = code
     if la._game is None:

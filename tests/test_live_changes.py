@@ -153,15 +153,15 @@ def test_still_table_runs_no_detector_no_classifier_no_rebuild(recognizer, play,
     rng = np.random.default_rng(0)
     la = _analyzer(recognizer, tmp_path)
     r0 = _settle(la, before, rng)
-    assert r0["stable"] and r0["tiles"]
+    assert r0.stable and r0.tiles
     calls, crops, nones = len(la.recognizer.regions), la.recognizer.classified, la.counts["none"]
     rebuilds = []
     real = vision.reconstruct.reconstruct
     monkeypatch.setattr(vision.reconstruct, "reconstruct", lambda *a, **k: rebuilds.append(1) or real(*a, **k))
     for _ in range(5):
         r = la(_noisy(before, rng), {})
-        assert r["timing"]["pass"] == "none" and r["timing"]["detect_ms"] == 0
-        assert r["tiles"] == r0["tiles"] and r["observation"] == r0["observation"]
+        assert r.timing["pass"] == "none" and r.timing["detect_ms"] == 0
+        assert r.tiles == r0.tiles and r.observation == r0.observation
     assert len(la.recognizer.regions) == calls and la.recognizer.classified == crops and not rebuilds
     assert la.counts["none"] == nones + 5
 
@@ -174,7 +174,7 @@ def test_local_change_detects_only_there_and_matches_a_full_pass(recognizer, pla
     _settle(la, before, rng)
     calls = len(la.recognizer.regions)
     r = la(_noisy(after, rng), {})
-    assert r["timing"]["pass"] == "local"
+    assert r.timing["pass"] == "local"
     new_calls = la.recognizer.regions[calls:]
     assert len(new_calls) == 1 and new_calls[0]            # one detector call, on regions only
     h, w = after.shape[:2]
@@ -206,15 +206,15 @@ def test_local_change_detects_only_there_and_matches_a_full_pass(recognizer, pla
     full_r = _settle(ref, after, rng2)
     # (over the full pass's sure tiles: a borderline reading, e.g. a back of a standing hand at 0.5-0.85 against
     # "not a tile", can fall either way on two noisy frames, and a later full pass settles it)
-    a, b = _centres(r["tiles"]), _centres(full_r["tiles"])
+    a, b = _centres(r.tiles), _centres(full_r.tiles)
     found = sure_ref = 0
-    for t, c in zip(full_r["tiles"], b, strict=True):
+    for t, c in zip(full_r.tiles, b, strict=True):
         if t["confidence"] < 0.9:
             continue
         sure_ref += 1
         dd = np.linalg.norm(a - c, axis=1)
         j = int(dd.argmin())
-        found += bool(dd[j] <= tile / 2 and r["tiles"][j]["code"] == t["code"])
+        found += bool(dd[j] <= tile / 2 and r.tiles[j]["code"] == t["code"])
     assert sure_ref >= 15 and found >= 0.85 * sure_ref
     # the new discard is on the table in both (when the detector finds it at all)
     near = np.linalg.norm(b - spot, axis=1) <= tile / 2
@@ -230,9 +230,9 @@ def test_large_change_falls_back_to_a_full_pass(recognizer, play, tmp_path):
     _settle(la, before, rng)
     calls = len(la.recognizer.regions)
     r = la(_noisy(before * 0.65, rng), {})                   # the lights dimmed
-    assert r["timing"]["pass"] == "full" and r["timing"]["reason"] == "large change"
+    assert r.timing["pass"] == "full" and r.timing["reason"] == "large change"
     r = la(_noisy(np.roll(before, 60, axis=1), rng), {})     # the camera moved
-    assert r["timing"]["pass"] == "full"
+    assert r.timing["pass"] == "full"
     assert la.recognizer.regions[calls:] == [None, None]
 
 
@@ -241,7 +241,7 @@ def test_periodic_full_pass(recognizer, play, tmp_path):
     before, _, _ = play
     rng = np.random.default_rng(4)
     la = _analyzer(recognizer, tmp_path, full_pass_frames=4)
-    passes = [la(_noisy(before, rng), {})["timing"]["pass"] for _ in range(13)]
+    passes = [la(_noisy(before, rng), {}).timing["pass"] for _ in range(13)]
     assert passes[0] == "full" and passes.count("full") == 4 and "none" in passes
     full_at = [i for i, p in enumerate(passes) if p == "full"]
     assert all(b - a <= 4 for a, b in zip(full_at, full_at[1:], strict=False))
@@ -254,22 +254,22 @@ def test_dropped_frames_do_not_crash(recognizer, play, tmp_path):
     rng = np.random.default_rng(5)
     la = _analyzer(recognizer, tmp_path)
     r = la(None, {})
-    assert r["tiles"] == [] and r["timing"]["pass"] == "dropped"
+    assert r.tiles == () and r.timing["pass"] == "dropped"
     r0 = _settle(la, before, rng)
     r = la(None, {})
-    assert r["tiles"] == r0["tiles"] and la.counts["dropped"] == 2
+    assert r.tiles == r0.tiles and la.counts["dropped"] == 2
 
     def read(tiles):   # what each tile is and where (a weak tile may turn stable with one more frame)
         return [(t["id"], t["code"], t["corners"]) for t in tiles]
 
-    assert read(la(_noisy(before, rng), {})["tiles"]) == read(r0["tiles"])
+    assert read(la(_noisy(before, rng), {}).tiles) == read(r0.tiles)
     bg = _analyzer(recognizer, tmp_path, background=True)
     try:
         bg(None, {})
         bg(_noisy(before, rng), {})
         bg(None, {})
         assert bg.wait_idle(60)
-        assert bg(None, {})["problems"] is not None and bg._error is None
+        assert bg(None, {}).problems is not None and bg._error is None
     finally:
         bg.close()
 
@@ -280,15 +280,15 @@ def test_correction_and_rule_change_on_a_still_table_rebuild(recognizer, play, t
     rng = np.random.default_rng(6)
     la = _analyzer(recognizer, tmp_path)
     r = _settle(la, before, rng)
-    tile = r["tiles"][0]
+    tile = r.tiles[0]
     new = "1p" if tile["code"] != "1p" else "2p"
     r = la(_noisy(before, rng), {tile["id"]: new})
-    assert r["timing"]["pass"] == "replay" and r["timing"]["detect_ms"] == 0
-    assert next(t for t in r["tiles"] if t["id"] == tile["id"])["code"] == new
+    assert r.timing["pass"] == "replay" and r.timing["detect_ms"] == 0
+    assert next(t for t in r.tiles if t["id"] == tile["id"])["code"] == new
     la.variant = "korean-3p"
     r = la(_noisy(before, rng), {tile["id"]: new})
-    assert r["timing"]["pass"] == "replay" and r["observation"]["variant"] == "korean-3p"
-    assert la(_noisy(before, rng), {tile["id"]: new})["timing"]["pass"] == "none"
+    assert r.timing["pass"] == "replay" and r.observation["variant"] == "korean-3p"
+    assert la(_noisy(before, rng), {tile["id"]: new}).timing["pass"] == "none"
 
 
 def test_coarse_scale_skipped_only_when_the_calibration_says_faces_are_small(tmp_path):

@@ -66,13 +66,13 @@ def test_a_bonus_tile_read_as_a_flower_shown_elsewhere_is_read_as_its_next_best(
                       calibration=from_camera(cam.K, cam.R, cam.t, (cam.width, cam.height)))
     for _ in range(8):                    # the same frame until the votes settle and the table is rebuilt
         result = la.process(scene.image)
-        if result["observation"] is not None:
+        if result.observation is not None:
             break
-    obs = result["observation"]
+    obs = result.observation
     shown = sorted(c for s in obs["seats"] for c in s["bonus"])
     assert shown == ["1f", "2f", "2g"]                       # not two 2f
-    reread = [t for t in result["tiles"] if t.get("read_as")]
+    reread = [t for t in result.tiles if t.get("read_as")]
     assert [(t["read_as"], t["code"], t["zone"]) for t in reread] == [("2f", "1f", "bonus")]
-    note = next(p for p in result["problems"] if reread[0]["id"] in p)
+    note = next(p for p in result.problems if reread[0]["id"] in p)
     assert "more 2f than the set has: taken for 1f" in note
-    assert not any("copies of 2f" in p for p in result["problems"])
+    assert not any("copies of 2f" in p for p in result.problems)

@@ -59,34 +59,34 @@ def test_stable_ids_and_no_reclassification_on_a_still_frame(recognizer, frame, 
     la = _analyzer(recognizer, tmp_path)
     results = [la(frame, {}) for _ in range(5)]
     first = results[0]
-    assert len(first["tiles"]) >= 10
+    assert len(first.tiles) >= 10
     for r in results[1:]:
-        assert [t["id"] for t in r["tiles"]] == [t["id"] for t in first["tiles"]]
-    assert first["timing"]["calibration"] == "tiles"
+        assert [t["id"] for t in r.tiles] == [t["id"] for t in first.tiles]
+    assert first.timing["calibration"] == "tiles"
     for key in ("detect_ms", "classify_ms", "reconstruct_ms", "total_ms"):
-        assert key in results[-1]["timing"]
+        assert key in results[-1].timing
     # after the tracker's stability threshold every tile is settled: the classifier no longer runs
     before = la.recognizer.classified
     r = la(frame, {})
     assert la.recognizer.classified == before
-    assert r["timing"]["classified"] == 0
-    assert r["stable"] and r["observation"] is not None and r["state"] is None
-    assert all(t["stable"] for t in r["tiles"])
-    assert any("zone" in t for t in r["tiles"])
-    assert isinstance(r["problems"], list) and isinstance(r["event"], str)
+    assert r.timing["classified"] == 0
+    assert r.stable and r.observation is not None and r.state is None
+    assert all(t["stable"] for t in r.tiles)
+    assert any("zone" in t for t in r.tiles)
+    assert isinstance(r.problems, tuple) and isinstance(r.event, str)
 
 
 def test_correction_persists(recognizer, frame, tmp_path):
     la = _analyzer(recognizer, tmp_path)
     for _ in range(4):
         r = la(frame, {})
-    tile = r["tiles"][0]
+    tile = r.tiles[0]
     new = "1p" if tile["code"] != "1p" else "2p"
     r = la(frame, {tile["id"]: new})
-    fixed = next(t for t in r["tiles"] if t["id"] == tile["id"])
+    fixed = next(t for t in r.tiles if t["id"] == tile["id"])
     assert fixed["code"] == new and fixed["corrected"]
     r = la(frame, {})  # the feed forgot it: the tracker keeps it
-    fixed = next(t for t in r["tiles"] if t["id"] == tile["id"])
+    fixed = next(t for t in r.tiles if t["id"] == tile["id"])
     assert fixed["code"] == new and fixed["corrected"]
 
 
@@ -107,12 +107,12 @@ def test_background_mode_skips_frames(recognizer, frame, tmp_path):
     la = LiveAnalyzer("sanma", camera_id="test", recognizer=counting, calibration_dir=tmp_path, background=True)
     try:
         first = la(frame, {})
-        assert first["tiles"] == []          # returns at once, before any analysis
+        assert first.tiles == ()          # returns at once, before any analysis
         for _ in range(10):                  # a burst of frames while the first is analysed: never queued
             la(frame, {})
         assert la.wait_idle(30)
         assert counting.detect_calls < 11
-        assert la(frame, {})["tiles"]
+        assert la(frame, {}).tiles
     finally:
         la.close()
 

@@ -29,10 +29,10 @@ Then, as for every analysed frame,
 With a calibration, the detector's coarse (320) pass is skipped when the calibration says that no tile face
 can be large enough for it to add anything (``models/MODEL_CARD.md``: it only adds very large faces).
 
-It returns ``tiles`` (id ``t<track id>``), ``zones`` (none yet: each tile carries its ``zone``/``seat``),
-``state`` None (a full engine state needs every hand), ``observation`` (the rebuilt table), ``event`` (what
-changed since the last stable observation), ``problems``, ``stable`` and ``timing`` (ms per stage and the
-pass taken). A ``None`` frame (a camera drop) returns the last result.
+It returns a :class:`FrameResult`: ``tiles`` (id ``t<track id>``), ``zones`` (each tile carries its
+``zone``/``seat``), ``state`` (the followed game's table state), ``observation`` (the rebuilt table), ``event``
+(the followed game's last events in words), ``problems``, ``stable`` and ``timing`` (ms per stage and the pass
+taken); :meth:`FrameResult.to_json` is what the page gets. A ``None`` frame (a camera drop) returns the last result.
 
 ``background=True`` (what the server uses) runs the analysis on a worker thread: a call hands the newest
 frame over (replacing one still waiting: frames are skipped, never queued) and returns the latest finished
@@ -45,6 +45,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,30 @@ FULL_PASS_S = 2.0          # a full detector pass at least this often, whatever 
 LARGE_CHANGE = 0.4         # changed share of the frame above which a full pass is run
 MARGIN_TILES = 2.0         # a changed region is detected with this many tile sizes around it
 COARSE_SAFETY = 1.5        # the coarse pass is kept unless faces stay this many times below its minimum
+
+
+@dataclass(frozen=True)
+class FrameResult:
+    """What the live pipeline made of one frame: the ``tiles`` seen (id, code, confidence, corners, face_up,
+    stable, top3, corrected), the fitted ``zones``, the followed game's table ``state`` (assistant.table schema)
+    and its last ``event`` in words, the ``win`` being scored, ``problems`` in plain words, the stable
+    ``observation`` rebuilt from the tiles, ``timing`` of the stages and whether every tile is ``stable``.
+    :meth:`to_json` serialises it at the page's edge."""
+
+    tiles: tuple[dict[str, Any], ...] = ()
+    zones: tuple[dict[str, Any], ...] = ()
+    state: dict[str, Any] | None = None
+    event: str = ""
+    win: dict[str, Any] | None = None
+    problems: tuple[str, ...] = ()
+    observation: dict[str, Any] | None = None
+    timing: dict[str, Any] = field(default_factory=dict)
+    stable: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tiles": list(self.tiles), "zones": list(self.zones), "state": self.state, "event": self.event,
+                "win": self.win, "problems": list(self.problems), "observation": self.observation,
+                "timing": dict(self.timing), "stable": self.stable}
 
 
 class ChangeDetector:
@@ -240,8 +265,7 @@ class LiveAnalyzer:
         self._scales_cache: tuple | None = None
         self.timing: dict[str, Any] = {}
         self.counts = Counter()   # frames, detections, classified, replayed, dropped and frames per pass
-        self._result: dict[str, Any] = {"tiles": [], "zones": [], "state": None, "event": "", "win": None,
-                                        "problems": [], "observation": None, "timing": {}}
+        self._result = FrameResult()
         # background worker
         self._slot: tuple[np.ndarray, dict[str, str]] | None = None
         self._cond = threading.Condition()
@@ -251,7 +275,7 @@ class LiveAnalyzer:
         self._error: str | None = None
 
     # ------------------------------------------------------------------ hook
-    def __call__(self, image: np.ndarray, corrections: dict[str, str] | None = None) -> dict[str, Any]:
+    def __call__(self, image: np.ndarray, corrections: dict[str, str] | None = None) -> FrameResult:
         if not self.background:
             return self.process(image, corrections)
         with self._cond:
@@ -260,9 +284,9 @@ class LiveAnalyzer:
                 self._worker = threading.Thread(target=self._work, name="live-analyzer", daemon=True)
                 self._worker.start()
             self._cond.notify_all()
-            result = dict(self._result)
+            result = self._result
             if self._error:
-                result["problems"] = [f"Recognition failed on a frame: {self._error}", *result.get("problems", [])]
+                result = replace(result, problems=(f"Recognition failed on a frame: {self._error}",) + result.problems)
             return result
 
     def _work(self) -> None:
@@ -306,8 +330,8 @@ class LiveAnalyzer:
             self._cond.notify_all()
 
     @property
-    def result(self) -> dict[str, Any]:
-        return dict(self._result)
+    def result(self) -> FrameResult:
+        return self._result
 
     @property
     def me(self) -> int | None:
@@ -406,14 +430,14 @@ class LiveAnalyzer:
                 self._force_full = True
 
     # ------------------------------------------------------------------ one frame
-    def process(self, image: np.ndarray | None, corrections: dict[str, str] | None = None) -> dict[str, Any]:
-        """Analyse one frame synchronously; returns (and keeps) the snapshot fields."""
+    def process(self, image: np.ndarray | None, corrections: dict[str, str] | None = None) -> FrameResult:
+        """Analyse one frame synchronously; returns (and keeps) what it made of it."""
         if image is None:  # a camera drop: keep the last result
             self._frames += 1
             self.counts.update(frames=1, dropped=1)
             self.timing = {**self._zero_timing(), "pass": "dropped"}
-            self._result = {**self._result, "timing": dict(self.timing)}
-            return dict(self._result)
+            self._result = replace(self._result, timing=dict(self.timing))
+            return self._result
         rec = self.recognizer
         img = normalize_image(image)
         h, w = img.shape[:2]
@@ -434,8 +458,8 @@ class LiveAnalyzer:
             self.counts.update(frames=1, none=1)
             self.timing = {**self._zero_timing(), "diff_ms": round((t_diff - t0) * 1e3, 2),
                            "total_ms": round((t_diff - t0) * 1e3, 2), "pass": "none", "changed": round(share, 4)}
-            self._result = {**self._result, "timing": dict(self.timing)}
-            return dict(self._result)
+            self._result = replace(self._result, timing=dict(self.timing))
+            return self._result
 
         # ---- boxes: detector on the whole frame, on the changed regions, or none at all
         scales = self._detect_scales(size)
@@ -687,10 +711,9 @@ class LiveAnalyzer:
                            rec.scales_for(size) if self._scaling else getattr(rec, "scales", ())),
                        "rebuilt": rebuilt}
         zones = self._rebuilt.get("zones", []) if self._rebuilt else []
-        self._result = {"tiles": tiles, "zones": zones, "state": self._state, "event": self._last_event,
-                        "win": self._win, "problems": problems + self._game_problems, "observation": observation,
-                        "timing": dict(self.timing), "stable": settled}
-        return dict(self._result)
+        self._result = FrameResult(tuple(tiles), tuple(zones), self._state, self._last_event, self._win,
+                                   tuple(problems + self._game_problems), observation, dict(self.timing), settled)
+        return self._result
 
     def hand_logs(self) -> list:
         """The hands the camera followed, as :class:`assistant.play.HandLog` (oldest first, the current last)."""

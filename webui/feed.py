@@ -486,9 +486,17 @@ class ScriptedDemoFeed(TableFeed):
 # ------------------------------------------------------------------------------------------------
 # A real camera
 
-FrameAnalyzer = Callable[[np.ndarray, dict[str, str]], dict[str, Any]]
-"""``analyze(image_bgr, corrections) -> {"tiles", "zones", "state", "event", "win", "problems"}``: the
-detector + reconstruction + tracking; ``corrections`` (tile id -> code) must be applied to its output."""
+FrameAnalyzer = Callable[[np.ndarray, dict[str, str]], Any]
+"""``analyze(image_bgr, corrections)`` -> a :class:`vision.live.FrameResult` (or its JSON dict: {"tiles", "zones",
+"state", "event", "win", "problems", ...}): the detector + reconstruction + tracking; ``corrections`` (tile id ->
+code) must be applied to its output."""
+
+
+def _frame_json(result: Any) -> dict[str, Any]:
+    """A frame's result as the page's JSON (the edge where a :class:`vision.live.FrameResult` is serialised)."""
+    if result is None:
+        return {}
+    return result.to_json() if hasattr(result, "to_json") else dict(result)
 
 
 class CameraFeed(TableFeed):
@@ -541,7 +549,7 @@ class CameraFeed(TableFeed):
             return
         result: dict[str, Any] = {}
         if self.analyze is not None:
-            result = self.analyze(frame.image, self.corrections()) or {}
+            result = _frame_json(self.analyze(frame.image, self.corrections()))
         self._last_image, self._last_result, self._last_time = frame.image, result, captured
         self._publish_frame(buf.tobytes(), captured)
         changed = self.analyze is not None and self._content(result) != self._content(self._snapshot)
@@ -713,7 +721,7 @@ class FilmDemoFeed(CameraFeed):
             image = self._image(step)
             captured = time.time()           # the frame is "captured" when the models start reading it
             try:
-                result = self.analyze(image, corrections) or {}
+                result = _frame_json(self.analyze(image, corrections))
             except Exception as e:  # noqa: BLE001 - the demo must go on; the page says what failed
                 result = {**self._last_result, "problems": [f"Recognition failed on a frame: {e}"]}
             with self._lock:
