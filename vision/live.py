@@ -195,6 +195,71 @@ def grow_rects(rects, by: float, width: int, height: int, join: float = 0.0
     return out
 
 
+@dataclass(eq=False)
+class _Frame:
+    """One frame in the live pipeline's hands: the image, the pass chosen for it, its boxes and, box by box,
+    what is known of each (arrays of the same length, grown by :meth:`add`)."""
+
+    img: np.ndarray
+    size: tuple[int, int]
+    mode: str                      # full, local, replay
+    reason: str
+    cores: list | None             # the changed regions (local)
+    share: float                   # how much of the frame changed
+    feats: RecognizerFeatures
+    scales: tuple[int, ...] | None
+    boxes: dict[str, np.ndarray] = field(default_factory=dict)
+    carried: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))   # unchanged since the last frame
+    prev_tid: np.ndarray = field(default_factory=lambda: np.zeros(0, int))   # its track there (-1: none)
+    centres: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    det_up: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    xy: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))         # on the table plane
+    probs: np.ndarray = field(default_factory=lambda: np.zeros((0, len(KINDS))))
+    raw: np.ndarray = field(default_factory=lambda: np.zeros((0, len(KINDS))))
+    flip: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    classified: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    replayed: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # its last reading reused
+    skipped: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))   # lately read as no tile there
+    in_set: np.ndarray = field(default_factory=lambda: np.ones((1, len(KINDS)), bool))
+    best: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
+    keep: list[int] = field(default_factory=list)                            # the boxes that are tiles
+    classify_s: float = 0.0
+
+    @property
+    def n(self) -> int:
+        return len(self.boxes.get("obb", ()))
+
+    def start(self, boxes: dict[str, np.ndarray], carried: np.ndarray, prev_tid: np.ndarray) -> None:
+        n = len(boxes["obb"])
+        self.boxes, self.carried, self.prev_tid = boxes, carried, prev_tid
+        self.centres = boxes["quad"].reshape(-1, 4, 2).mean(1) if n else np.zeros((0, 2))
+        self.det_up = boxes["face_up"] > 0.5 if n else np.zeros(0, bool)
+        self.probs = np.zeros((n, len(KINDS)))
+        self.flip = np.zeros(n)
+        self.classified = np.zeros(n, bool)
+        self.replayed = np.zeros(n, bool)
+
+    def add(self, new: dict[str, np.ndarray], positions, p_new: np.ndarray, f_new: np.ndarray,
+            tids: np.ndarray) -> None:
+        """Boxes found after classification (a row's missed tile, a known tile read again), read as ``p_new``
+        (within the set): appended to every per-box array, and kept. ``positions(centres, boxes)``: their
+        places on the table plane."""
+        m, n = len(new["obb"]), self.n
+        self.boxes = {k: np.concatenate([self.boxes[k].reshape((-1,) + new[k].shape[1:]), new[k]])
+                      for k in ("obb", "quad", "score", "face_up")}
+        self.xy = np.concatenate([self.xy, positions(new["quad"].mean(1), self.boxes)])
+        self.det_up = np.concatenate([self.det_up, new["face_up"] > 0.5])
+        self.raw, self.probs = np.concatenate([self.raw, p_new]), np.concatenate([self.probs, p_new])
+        self.flip = np.concatenate([self.flip, f_new])
+        self.classified = np.concatenate([self.classified, np.ones(m, bool)])
+        self.replayed = np.concatenate([self.replayed, np.zeros(m, bool)])
+        self.carried = np.concatenate([self.carried, np.zeros(m, bool)])
+        self.prev_tid = np.concatenate([self.prev_tid, tids])
+        self.skipped = np.concatenate([self.skipped, np.zeros(m, bool)])
+        self.best = self.probs.argmax(1)
+        self.keep.extend(range(n, n + m))
+
+
 class LiveAnalyzer:
     """Change-driven detector + tracker + classifier-on-demand + reconstruction for a camera feed (see the
     module doc).
@@ -431,21 +496,21 @@ class LiveAnalyzer:
 
     # ------------------------------------------------------------------ one frame
     def process(self, image: np.ndarray | None, corrections: dict[str, str] | None = None) -> FrameResult:
-        """Analyse one frame synchronously; returns (and keeps) what it made of it."""
+        """Analyse one frame synchronously; returns (and keeps) what it made of it. The stages, in order:
+        choose the pass (:meth:`_choose_pass`), find the boxes (:meth:`_detect`), read them (:meth:`_read`),
+        complete rows and keep lost tiles (:meth:`_complete`), track (:meth:`_track`), rebuild the table
+        (:meth:`_rebuild`), follow the game (:meth:`_follow_game`) and account (:meth:`_account`)."""
         if image is None:  # a camera drop: keep the last result
             self._frames += 1
             self.counts.update(frames=1, dropped=1)
             self.timing = {**self._zero_timing(), "pass": "dropped"}
             self._result = replace(self._result, timing=dict(self.timing))
             return self._result
-        rec = self.recognizer
         img = normalize_image(image)
         h, w = img.shape[:2]
         size = (w, h)
         self._refresh_calibration(size)
         corrected = self._apply_corrections(corrections or {})
-        feats = RecognizerFeatures.of(rec)
-        lock = feats.lock
         t0 = time.perf_counter()
         small = self.changes.small(img) if self.change_driven else None
         mode, reason, cores, share = self._choose_pass(small, size)
@@ -461,187 +526,202 @@ class LiveAnalyzer:
             self._result = replace(self._result, timing=dict(self.timing))
             return self._result
 
-        # ---- boxes: detector on the whole frame, on the changed regions, or none at all
-        scales = self._detect_scales(size)
-        scale_kw = {} if scales is None else {"scales": scales}
+        work = _Frame(img, size, mode, reason, cores, share, RecognizerFeatures.of(self.recognizer),
+                      self._detect_scales(size))
         prev = self._last if self._last is not None else {**empty_boxes(), "tid": np.zeros(0, int)}
-        tile_px = self._tile_px(size)
-        if mode == "full":
-            with lock:
+        self._detect(work, prev)
+        t1 = time.perf_counter()
+        self._read(work)
+        self._complete(work, prev)
+        tiles, records, places, settled = self._track(work)
+        t2 = time.perf_counter()
+        observation, problems, rebuilt = self._rebuild(records, places, tiles)
+        t3 = time.perf_counter()
+        if observation is not None and settled:
+            change = describe_change(self._stable_obs, observation)
+            if change:
+                self._last_event = change
+            if change or self._stable_obs is None or self._game is None or self._game.variant != self.variant:
+                self._follow_game(observation)
+            self._stable_obs = observation
+        self._account(work, small, rebuilt, (t0, t_diff, t1, t2, t3))
+        zones = self._rebuilt.get("zones", []) if self._rebuilt else []
+        self._result = FrameResult(tuple(tiles), tuple(zones), self._state, self._last_event, self._win,
+                                   tuple(problems + self._game_problems), observation, dict(self.timing), settled)
+        return self._result
+
+    # ---- the stages of a frame
+
+    def _detect(self, w: _Frame, prev: dict[str, np.ndarray]) -> None:
+        """Boxes: the detector on the whole frame (full), on the changed regions (local), or the last frame's
+        boxes as they were (replay)."""
+        rec = self.recognizer
+        scale_kw = {} if w.scales is None else {"scales": w.scales}
+        tile_px = self._tile_px(w.size)
+        if w.mode == "full":
+            with w.feats.lock:
                 # finer scales for small tiles, kept for this camera's frames
                 auto_kw = {"auto": True, "sticky": True} if self._scaling else {}
-                boxes = rec.detect_boxes(img, **scale_kw, **auto_kw)
+                boxes = rec.detect_boxes(w.img, **scale_kw, **auto_kw)
             carried = np.zeros(len(boxes["obb"]), bool)
             prev_tid = np.full(len(boxes["obb"]), -1)
-        elif mode == "local":
-            with lock:
+        elif w.mode == "local":
+            with w.feats.lock:
                 sticky_kw = {"sticky": True} if self._scaling else {}
-                new = rec.detect_boxes(img, regions=cores, context=tile_px * self.margin_tiles / 2, **scale_kw,
+                new = rec.detect_boxes(w.img, regions=w.cores, context=tile_px * self.margin_tiles / 2, **scale_kw,
                                        **sticky_kw)
-            boxes, carried, prev_tid = self._merge(prev, new, cores)
-        else:  # replay: the last frame's boxes as they were
+            boxes, carried, prev_tid = self._merge(prev, new, w.cores)
+        else:  # replay
             boxes = {k: prev[k] for k in ("obb", "quad", "score", "face_up")}
             carried = np.ones(len(boxes["obb"]), bool)
             prev_tid = prev["tid"]
-        t1 = time.perf_counter()
+        w.start(boxes, carried, prev_tid)
 
-        n = len(boxes["obb"])
-        centres = boxes["quad"].reshape(-1, 4, 2).mean(1) if n else np.zeros((0, 2))
-        det_up = boxes["face_up"] > 0.5 if n else np.zeros(0, bool)
-        probs = np.zeros((n, len(KINDS)))
-        flip = np.zeros(n)
-        classified = np.zeros(n, bool)
-        replayed = np.zeros(n, bool)
-        cls_s = [0.0]
+    def _classify(self, w: _Frame, sel: np.ndarray) -> None:
+        """Read the boxes ``sel`` not read yet this frame: an unchanged box keeps the reading of its last
+        classification, the others go to the classifier (unsure ones read again a few degrees turned)."""
+        idx = np.nonzero(sel & ~w.classified)[0]
+        fresh = []
+        for i in idx:
+            reading = self._info.get(int(w.prev_tid[i]), {}).get("reading") if w.carried[i] else None
+            if reading is not None:
+                w.probs[i], w.flip[i] = reading
+                w.classified[i] = w.replayed[i] = True
+            else:
+                fresh.append(i)
+        if not fresh:
+            return
+        tc = time.perf_counter()
+        with w.feats.lock:
+            if w.feats.read_boxes is not None:
+                p, f = w.feats.read_boxes(w.img, w.boxes["obb"][fresh])
+            else:
+                p, f = self.recognizer.classify(G.warp_crops(w.img, w.boxes["obb"][fresh], G.CROP_SIZE))
+        w.probs[fresh], w.flip[fresh] = p, f
+        w.classified[fresh] = True
+        w.classify_s += time.perf_counter() - tc
 
-        def classify(sel: np.ndarray) -> None:
-            idx = np.nonzero(sel & ~classified)[0]
-            fresh = []
-            for i in idx:  # an unchanged box keeps the reading of its last classification
-                reading = self._info.get(int(prev_tid[i]), {}).get("reading") if carried[i] else None
-                if reading is not None:
-                    probs[i], flip[i] = reading
-                    classified[i] = replayed[i] = True
-                else:
-                    fresh.append(i)
-            if not fresh:
-                return
-            tc = time.perf_counter()
-            with lock:
-                if feats.read_boxes is not None:   # unsure boxes read again a few degrees turned
-                    p, f = feats.read_boxes(img, boxes["obb"][fresh])
-                else:
-                    p, f = rec.classify(G.warp_crops(img, boxes["obb"][fresh], G.CROP_SIZE))
-            probs[fresh], flip[fresh] = p, f
-            classified[fresh] = True
-            cls_s[0] += time.perf_counter() - tc
+    def _read_in_set(self, w: _Frame, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """More crops read at once, within the rule system's (and the tile set's) kinds."""
+        tc = time.perf_counter()
+        with w.feats.lock:
+            p_r, f_r = self.recognizer.classify(crops)
+        w.classify_s += time.perf_counter() - tc
+        return np.where(w.in_set, p_r, 0.0), f_r
 
+    def _read(self, w: _Frame) -> None:
+        """Which boxes the classifier reads (the tracker's plan, the changed part of the frame, not the places
+        lately read as no tile), then the readings within the rule system's kinds, unsure ones a quarter
+        turned, unsure boxes read unsurely dropped; ``w.keep``: the boxes that are tiles."""
+        n = w.n
         if self.calibration is None and n and (self._frames % RECALIBRATE_FRAMES == 0):
-            classify(np.ones(n, bool))
-            self._estimate_calibration(boxes, probs, size)
-        xy = self._positions(centres, boxes)
-        plan = self.tracker.plan(xy, det_up)
+            self._classify(w, np.ones(n, bool))
+            self._estimate_calibration(w.boxes, w.probs, w.size)
+        w.xy = self._positions(w.centres, w.boxes)
+        plan = self.tracker.plan(w.xy, w.det_up)
         need = np.asarray(plan.classify, bool) if n else np.zeros(0, bool)
-        if n and (mode == "local" or reason == "large change"):
+        if n and (w.mode == "local" or w.reason == "large change"):
             # where the picture changed, a tile may be another one even where it lies in the same place (a row
             # slides when a tile is taken out or put in, and a neighbour lands where a tile was): read again
-            need |= ~carried
+            need |= ~w.carried
         # boxes the classifier called "not a tile" at the same place lately are not classified again until
         # the memory expires (NOT_TILE_FRAMES)
         self._not_tiles = [(p, f) for p, f in self._not_tiles if self._frames - f < NOT_TILE_FRAMES]
         if self._not_tiles and n:
             known = np.array([p for p, _ in self._not_tiles])
-            near = np.linalg.norm(xy[:, None, :] - known[None], axis=2).min(1) <= (
+            near = np.linalg.norm(w.xy[:, None, :] - known[None], axis=2).min(1) <= (
                 self.tracker.move_tolerance * self.tracker.tile_mm)
-            skip = near & np.array([tid is None for tid in plan.track_ids])
-            need &= ~skip
-            skipped = skip
+            w.skipped = near & np.array([tid is None for tid in plan.track_ids])
+            need &= ~w.skipped
         else:
-            skipped = np.zeros(n, bool)
-        classify(need)
-        in_set = _kind_mask(self.variant)[None, :]
-        set_mask = feats.read_mask(None) if feats.read_mask is not None else None   # a tile set's own kinds
+            w.skipped = np.zeros(n, bool)
+        self._classify(w, need)
+        w.in_set = _kind_mask(self.variant)[None, :]
+        set_mask = w.feats.read_mask(None) if w.feats.read_mask is not None else None   # a tile set's own kinds
         if set_mask is not None:
-            in_set = in_set & set_mask[None, :]
-
-        def read_in_set(crops):   # more crops read at once, within the rule system's kinds
-            tc = time.perf_counter()
-            with lock:
-                p_r, f_r = rec.classify(crops)
-            cls_s[0] += time.perf_counter() - tc
-            return np.where(in_set, p_r, 0.0), f_r
-
-        def add(new: dict[str, np.ndarray], p_new: np.ndarray, f_new: np.ndarray, tids: np.ndarray) -> None:
-            """Boxes found after classification (a row's missed tile, a known tile read again), read as ``p_new``
-            (within the set): appended to every per-box array of this frame, and kept."""
-            nonlocal boxes, xy, det_up, raw, probs, flip, classified, replayed, carried, prev_tid, best, n
-            m = len(new["obb"])
-            boxes = {k: np.concatenate([boxes[k].reshape((-1,) + new[k].shape[1:]), new[k]])
-                     for k in ("obb", "quad", "score", "face_up")}
-            xy = np.concatenate([xy, self._positions(new["quad"].mean(1), boxes)])
-            det_up = np.concatenate([det_up, new["face_up"] > 0.5])
-            raw, probs = np.concatenate([raw, p_new]), np.concatenate([probs, p_new])
-            flip = np.concatenate([flip, f_new])
-            classified = np.concatenate([classified, np.ones(m, bool)])
-            replayed = np.concatenate([replayed, np.zeros(m, bool)])
-            carried = np.concatenate([carried, np.zeros(m, bool)])
-            prev_tid = np.concatenate([prev_tid, tids])
-            best = probs.argmax(1)
-            keep.extend(range(n, n + m))
-            n += m
-
-        fresh_read = classified & ~replayed
+            w.in_set = w.in_set & set_mask[None, :]
+        fresh_read = w.classified & ~w.replayed
         if fresh_read.any():
             # unsure readings (within the rule system's kinds) checked a quarter turned: a sideways tile boxed
             # upright reads right only so
-            obb2, turned_p, flip = recheck_turned(img, boxes["obb"], np.where(in_set, probs, 0.0), flip,
-                                                  read_in_set, which=fresh_read)
-            if obb2 is not boxes["obb"]:
-                changed = np.any(obb2 != boxes["obb"], axis=1)
-                probs = probs.copy()
-                probs[changed] = turned_p[changed]
-                boxes = {**boxes, "obb": obb2, "quad": G.obb_to_quad(obb2)}
-        raw = probs    # what the classifier said (kept per track); read within the rule system's kinds below
-        probs = np.where(in_set, raw, 0.0) if n else raw
-        if n and feats.weak_confidence:   # unsure box, unsure reading: a textured surface, no tile
-            probs = np.where(classified[:, None], drop_weak(boxes["score"], probs, feats.weak_confidence), probs)
+            obb2, turned_p, w.flip = recheck_turned(w.img, w.boxes["obb"], np.where(w.in_set, w.probs, 0.0), w.flip,
+                                                    lambda crops: self._read_in_set(w, crops), which=fresh_read)
+            if obb2 is not w.boxes["obb"]:
+                changed = np.any(obb2 != w.boxes["obb"], axis=1)
+                w.probs = w.probs.copy()
+                w.probs[changed] = turned_p[changed]
+                w.boxes = {**w.boxes, "obb": obb2, "quad": G.obb_to_quad(obb2)}
+        w.raw = w.probs    # what the classifier said (kept per track); read within the rule system's kinds below
+        w.probs = np.where(w.in_set, w.raw, 0.0) if n else w.raw
+        if n and w.feats.weak_confidence:   # unsure box, unsure reading: a textured surface, no tile
+            w.probs = np.where(w.classified[:, None], drop_weak(w.boxes["score"], w.probs, w.feats.weak_confidence),
+                               w.probs)
+        w.best = w.probs.argmax(1) if n else np.zeros(0, int)
+        w.keep = [i for i in range(n) if not (w.classified[i] and w.best[i] == NONE_INDEX) and not w.skipped[i]]
 
-        best = probs.argmax(1) if n else np.zeros(0, int)
-        keep = [i for i in range(n) if not (classified[i] and best[i] == NONE_INDEX) and not skipped[i]]
-        if mode != "replay" and feats.fill_rows and keep:
-            # rows completed (vision.rows): tiles the detector missed in a row are added, boxes astride two tiles
-            # replaced; tracked tiles that were not read again this frame are taken as they are
-            row_probs = probs.copy()
-            row_probs[skipped] = 0.0
-            row_probs[skipped, NONE_INDEX] = 1.0
+    def _complete(self, w: _Frame, prev: dict[str, np.ndarray]) -> None:
+        """Rows completed (tiles the detector missed in a row added, boxes astride two tiles replaced) and
+        known tiles that no kept box stands for any more read again at their last box."""
+        if w.mode != "replay" and w.feats.fill_rows and w.keep:
+            # tracked tiles that were not read again this frame are taken as they are
+            row_probs = w.probs.copy()
+            row_probs[w.skipped] = 0.0
+            row_probs[w.skipped, NONE_INDEX] = 1.0
             # only rows in the part of the frame detected afresh (the rest was completed when it changed)
-            row_keep, extra, p_new, f_new = complete_rows(img, boxes["obb"], row_probs, read_in_set,
-                                                          sure=~classified & ~skipped, active=~carried)
-            keep = [i for i in keep if row_keep[i]]
+            row_keep, extra, p_new, f_new = complete_rows(w.img, w.boxes["obb"], row_probs,
+                                                          lambda crops: self._read_in_set(w, crops),
+                                                          sure=~w.classified & ~w.skipped, active=~w.carried)
+            w.keep = [i for i in w.keep if row_keep[i]]
             if len(extra):
                 up = p_new.argmax(1) != BACK_INDEX
-                add({"obb": extra, "quad": G.obb_to_quad(extra), "score": np.zeros(len(extra)),
-                     "face_up": up.astype(float)}, p_new, f_new, np.full(len(extra), -1))
-        if mode != "replay" and len(prev["obb"]):
+                w.add({"obb": extra, "quad": G.obb_to_quad(extra), "score": np.zeros(len(extra)),
+                       "face_up": up.astype(float)}, self._positions, p_new, f_new, np.full(len(extra), -1))
+        if w.mode != "replay" and len(prev["obb"]):
             # a known tile that no kept box stands for any more (the detector missed it, or its box went astride
             # it and a neighbour): its last box is read again, and kept if it still reads as the tile it was
-            kept_boxes = {"obb": boxes["obb"][keep] if keep else np.zeros((0, 5))}
+            kept_boxes = {"obb": w.boxes["obb"][w.keep] if w.keep else np.zeros((0, 5))}
             lost = np.nonzero(self._lost(prev, kept_boxes, np.ones(len(prev["obb"]), bool)))[0]
             lost = [j for j in lost if (t := self.tracker.tracks.get(int(prev["tid"][j]))) is not None
                     and t.believed is not None]
             if lost:
-                p_v, f_v = read_in_set(G.warp_crops(img, prev["obb"][lost], G.CROP_SIZE))
+                p_v, f_v = self._read_in_set(w, G.warp_crops(w.img, prev["obb"][lost], G.CROP_SIZE))
                 again = [k for k, j in enumerate(lost) if KINDS[int(p_v[k].argmax())] ==
                          self.tracker.tracks[int(prev["tid"][j])].believed and p_v[k].max() >= 0.5]
                 if again:
                     sel = [lost[k] for k in again]
-                    add({k: prev[k][sel] for k in ("obb", "quad", "score", "face_up")}, p_v[again], f_v[again],
-                        prev["tid"][sel])
-        self._not_tiles += [(xy[i].copy(), self._frames) for i in range(n)
-                            if classified[i] and best[i] == NONE_INDEX]
+                    new = {k: prev[k][sel] for k in ("obb", "quad", "score", "face_up")}
+                    w.add(new, self._positions, p_v[again], f_v[again], prev["tid"][sel])
+
+    def _track(self, w: _Frame) -> tuple[list[dict], list[dict], list[tuple], bool]:
+        """The kept boxes through the tracker: (the page's tiles, the believed tiles for the reconstruction,
+        their places, whether every tile is stable); the tracks' readings, angles and top-3 kept."""
+        n = w.n
+        self._not_tiles += [(w.xy[i].copy(), self._frames) for i in range(n)
+                            if w.classified[i] and w.best[i] == NONE_INDEX]
+        keep = w.keep
         codes, confs = [], []
         for i in keep:
-            if classified[i]:
-                codes.append(KINDS[int(best[i])])
-                confs.append(float(probs[i, best[i]]))
+            if w.classified[i]:
+                codes.append(KINDS[int(w.best[i])])
+                confs.append(float(w.probs[i, w.best[i]]))
             else:
                 codes.append(None)
                 confs.append(1.0)
-        tracks = self.tracker.update(xy[keep], det_up[keep], codes, confs,
-                                     fresh=[not carried[i] and mode != "full" or reason == "large change"
+        tracks = self.tracker.update(w.xy[keep], w.det_up[keep], codes, confs,
+                                     fresh=[not w.carried[i] and w.mode != "full" or w.reason == "large change"
                                             for i in keep])
-        obbs = boxes["obb"][keep].copy() if keep else np.zeros((0, 5))
+        obbs = w.boxes["obb"][keep].copy() if keep else np.zeros((0, 5))
         for j, (i, t) in enumerate(zip(keep, tracks, strict=True)):
             info = self._info.setdefault(t.track_id, {})
-            if classified[i]:
-                info["reading"] = (raw[i], float(flip[i]))
-                k = int(best[i])
-                if not replayed[i] or "top3" not in info:
-                    tile_p = probs[i, :NONE_INDEX]
+            if w.classified[i]:
+                info["reading"] = (w.raw[i], float(w.flip[i]))
+                k = int(w.best[i])
+                if not w.replayed[i] or "top3" not in info:
+                    tile_p = w.probs[i, :NONE_INDEX]
                     top = np.argsort(-tile_p)[:3]
                     info["top3"] = [{"code": KINDS[int(q)], "p": round(float(tile_p[q]), 4)} for q in top]
-                    info["confidence"] = float(probs[i, k])
-                if k != BACK_INDEX and flip[i] > 0.5:
+                    info["confidence"] = float(w.probs[i, k])
+                if k != BACK_INDEX and w.flip[i] > 0.5:
                     obbs[j, 4] = (obbs[j, 4] + 180.0) % 360.0
                 info["angle"] = float(obbs[j, 4] % 360.0)
             elif "angle" in info:  # the detector's angle is modulo 180: keep the side the classifier saw up
@@ -670,50 +750,42 @@ class LiveAnalyzer:
                 places.append((t.track_id, t.believed, int(turns[j]), t.xy))
         for tid in [tid for tid in self._info if tid not in self.tracker.tracks]:
             del self._info[tid]
-        self._last = {"obb": boxes["obb"][keep], "quad": boxes["quad"][keep], "score": boxes["score"][keep],
-                      "face_up": boxes["face_up"][keep], "tid": np.array([t.track_id for t in tracks], int)}
-        t2 = time.perf_counter()
+        b = w.boxes
+        self._last = {"obb": b["obb"][keep], "quad": b["quad"][keep], "score": b["score"][keep],
+                      "face_up": b["face_up"][keep], "tid": np.array([t.track_id for t in tracks], int)}
+        return tiles, records, places, all(t.stable for t in tracks)
 
-        observation, problems, rebuilt = self._rebuild(records, places, tiles)
-        t3 = time.perf_counter()
-
-        settled = all(t.stable for t in tracks)
-        if observation is not None and settled:
-            change = describe_change(self._stable_obs, observation)
-            if change:
-                self._last_event = change
-            if change or self._stable_obs is None or self._game is None or self._game.variant != self.variant:
-                self._follow_game(observation)
-            self._stable_obs = observation
+    def _account(self, w: _Frame, small, rebuilt: bool, times: tuple[float, float, float, float, float]) -> None:
+        """The reference frame, the pass bookkeeping, the counts and the timing of the stages."""
+        t0, t_diff, t1, t2, t3 = times
+        mode = w.mode
         # the reference frame: all of it after a full pass, the re-detected regions after a local one
         if self.change_driven:
             if mode == "full":
                 self.changes.update(small)
             elif mode == "local":
-                self.changes.update(small, cores)
+                self.changes.update(small, w.cores)
         if mode == "full":
             self._since_full, self._full_t, self._force_full = 0, time.monotonic(), False
         else:
             self._since_full += 1
-        self._size = size
+        self._size = w.size
         self._result_variant = self.variant
         self._frames += 1
-        n_cls = int((classified & ~replayed).sum())
-        self.counts.update({"frames": 1, mode: 1, "detections": 0 if mode == "replay" else n - int(carried.sum()),
-                            "classified": n_cls, "replayed": int(replayed.sum()), "rebuilt": int(rebuilt)})
+        n, rec = w.n, self.recognizer
+        n_cls = int((w.classified & ~w.replayed).sum())
+        self.counts.update({"frames": 1, mode: 1, "detections": 0 if mode == "replay" else n - int(w.carried.sum()),
+                            "classified": n_cls, "replayed": int(w.replayed.sum()), "rebuilt": int(rebuilt)})
         self.timing = {"detect_ms": 0.0 if mode == "replay" else round((t1 - t_diff) * 1e3, 2),
-                       "classify_ms": round(cls_s[0] * 1e3, 2),
-                       "track_ms": round((t2 - t1 - cls_s[0]) * 1e3, 2), "reconstruct_ms": round((t3 - t2) * 1e3, 2),
+                       "classify_ms": round(w.classify_s * 1e3, 2),
+                       "track_ms": round((t2 - t1 - w.classify_s) * 1e3, 2),
+                       "reconstruct_ms": round((t3 - t2) * 1e3, 2),
                        "diff_ms": round((t_diff - t0) * 1e3, 2), "total_ms": round((t3 - t0) * 1e3, 2),
                        "detections": n, "classified": n_cls, "calibration": self._calibration_source,
-                       "pass": mode, "reason": reason, "regions": len(cores or []), "changed": round(share, 4),
-                       "scales": list(scales) if scales is not None else list(
-                           rec.scales_for(size) if self._scaling else getattr(rec, "scales", ())),
+                       "pass": mode, "reason": w.reason, "regions": len(w.cores or []), "changed": round(w.share, 4),
+                       "scales": list(w.scales) if w.scales is not None else list(
+                           rec.scales_for(w.size) if self._scaling else getattr(rec, "scales", ())),
                        "rebuilt": rebuilt}
-        zones = self._rebuilt.get("zones", []) if self._rebuilt else []
-        self._result = FrameResult(tuple(tiles), tuple(zones), self._state, self._last_event, self._win,
-                                   tuple(problems + self._game_problems), observation, dict(self.timing), settled)
-        return self._result
 
     def hand_logs(self) -> list:
         """The hands the camera followed, as :class:`assistant.play.HandLog` (oldest first, the current last)."""
