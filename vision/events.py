@@ -757,8 +757,9 @@ def explain(st: PlayState, g: _Target, ctx: _Ctx, max_nodes: int = 3000
 
 
 def _settled(t: _Target, g: _Target, ctx: _Ctx) -> tuple[_Target, int]:
-    """The target with readings the followed state already accepted kept: a discard, a meld, a tile set aside
-    or a dora indicator already followed that the new frame reads as another tile keeps its followed reading
+    """The target with readings the followed state already accepted kept: a discard (and which one lies
+    sideways), a meld, a tile set aside or a dora indicator already followed that the new frame reads otherwise
+    keeps its followed reading
     (the camera player's hand is re-read instead: :meth:`EventInferrer._reread`). Returns (the target, how
     many readings were kept)."""
     kept = 0
@@ -769,6 +770,9 @@ def _settled(t: _Target, g: _Target, ctx: _Ctx) -> tuple[_Target, int]:
         if v.discards[:n] != s.discards[:n]:
             kept += sum(a != b for a, b in zip(s.discards[:n], v.discards[:n], strict=True))
             changes["discards"] = s.discards[:n] + v.discards[n:]
+        if not ctx.hk and v.sideways != s.sideways and (v.sideways is None or v.sideways < len(s.discards)):
+            kept += 1       # which tile of the followed row lies sideways is settled too
+            changes["sideways"] = s.sideways
         melds = list(v.melds)
         for j, (a, b) in enumerate(zip(s.melds, v.melds, strict=False)):
             if not _grows(a, b) and a.type == b.type and len(a.codes) == len(b.codes):
@@ -796,8 +800,9 @@ _PART_OF = {"bad_discard": "discards", "riichi": "sideways", "norths": "aside", 
 
 def _patched(t: _Target, g: _Target, problems: Sequence, ctx: _Ctx) -> _Target | None:
     """The target with the parts that ``problems`` touch taken from the followed state (``t``), so that the
-    rest of the frame can be followed; None when a problem touches what cannot be left pending (the camera
-    player's hand, a problem with no place)."""
+    rest of the frame can be followed (a copy too many is left out where it newly shows outside the camera
+    player's hand); None when a problem touches only what cannot be left pending (the camera player's hand,
+    no place)."""
     seats = list(g.seats)
     dora = g.dora
     for p in problems:
@@ -825,8 +830,6 @@ def _patched(t: _Target, g: _Target, problems: Sequence, ctx: _Ctx) -> _Target |
                     where.append((i, "melds"))
                 if new(s.bonus + s.norths, v.bonus + v.norths):
                     where.append((i, "aside"))
-                if i == ctx.camera and new(s.hand, v.hand):
-                    return None
             if any(_plain(c) in {_plain(x) for x in tiles} for c in (Counter(g.dora) - Counter(t.dora)).elements()):
                 dora = t.dora
             if not where and dora == g.dora:
