@@ -608,3 +608,16 @@ def test_a_discard_read_otherwise_later_keeps_its_first_reading():
     assert sum(wrong == (o.seat(pos).discards[at:at + 1] or [None])[0] for o in stream) > 10
     assert inf.events == expected, compare_logs(inf.events, expected)[1]
     assert not [p for p in inf.problems if p.kind in ("impossible", "unexplained")]
+
+
+def test_a_dealt_table_with_a_bad_tile_is_dealt_without_it():
+    """The first frame shows a tile that cannot lie in a hidden seat's bonus area (a 2z read where a North
+    would lie): the deal is inferred without that part, the problem is reported, and the hand goes on as
+    the script has it."""
+    video, observations, expected = hand("sanma", 55, None)
+    pos = next(p for p in video.positions if p != video.camera)
+    stream = [_with(observations[0], lambda d: _seat(d, pos)["bonus"].append("2z"))] + list(observations[1:])
+    inf = infer(video, stream)
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    assert [(p.frame, p.kind) for p in inf.problems] == [(1, "observation")]
+    assert "2z in the bonus area" in inf.problems[0].message and "left out" in inf.problems[0].message

@@ -1052,8 +1052,16 @@ class EventInferrer:
         reported = [p for p in reported if _blocking(p, obs, ctx)]
         g = _target(obs, ctx)
         st = self.state
-        if reported and (st is None or st.over):
+        if reported and st is not None and st.over:
             return self._problem("observation", " ".join(p.message for p in reported))
+        if st is None and reported:   # a dealt table with a bad tile: the deal without the parts it touches
+            blank = _Target(tuple(_View((), "unseen", (), (), None, (), ()) for _ in g.seats), (), ())
+            patched = _patched(blank, g, reported, ctx)
+            self._problem("observation", " ".join(p.message for p in reported)
+                          + ("" if patched is None else " Those parts are left out; the rest is followed."))
+            if patched is None:
+                return []
+            return self._deal(patched, ctx)
         if st is None or (st.over and _fresh(g)):
             return self._deal(g, ctx)
         if st.over:
