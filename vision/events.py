@@ -224,7 +224,9 @@ class _Ctx:
 def _target(obs: TableObservation, ctx: _Ctx) -> _Target:
     views = []
     for pos in ctx.order:
-        s = obs.seat(pos)
+        seat = obs.seat(pos)
+        assert seat is not None    # the inferrer checked the positions
+        s = seat
         melds = tuple(_Meld(m.type, tuple(m.tiles), m.sideways, m.source, m.added, m.concealed,
                             tuple(m.stands_for or m.tiles)) for m in s.melds)
         hand = tuple(s.hand)
@@ -244,7 +246,8 @@ def _seen(st: PlayState, ctx: _Ctx) -> _Target:
     """What the engine's table state looks like to the camera: called discards gone from their rows (or the
     centre pool), the tile after a called riichi tile lying sideways, hidden hands as backs, Norths apart from
     the other tiles set aside."""
-    views, centre = [], []
+    views: list[_View] = []
+    centre: list[str] = []
     for i, s in enumerate(st.seats):
         hand = tuple(t.code for t in s.hand.concealed)
         shown = i == ctx.camera or "bk" not in hand
@@ -361,7 +364,7 @@ def _bonus_draws(st, t, g, ctx):
 
 def _discard_candidates(t: _Target, g: _Target, ctx: _Ctx, seat: int) -> list[str]:
     s, v = t.seats[seat], g.seats[seat]
-    out = set()
+    out: set[str] = set()
     if ctx.hk:
         out.update((Counter(g.centre) - Counter(t.centre)).elements())
     elif len(v.discards) > len(s.discards) and v.discards[:len(s.discards)] == s.discards:
@@ -638,9 +641,9 @@ def _consistent(st: PlayState, t: _Target, g: _Target, ctx: _Ctx) -> bool:
         open_tile = st.phase == "claim_window" and st.turn == i and r
         if want[:len(r)] != r and not (open_tile and want[:len(r) - 1] == r[:-1]):
             return False
-        robbing = st.phase == "kong_window" and st.last_tile is not None
+        robbed = st.last_tile.code if st.phase == "kong_window" and st.last_tile is not None else None
         if len(s.melds) > len(v.melds) or not all(
-                _grows(a, b) or (robbing and a.added == st.last_tile.code and a.base == b)
+                _grows(a, b) or (robbed is not None and a.added == robbed and a.base == b)
                 for a, b in zip(s.melds, v.melds, strict=False)):
             return False
         if not _kept(s.bonus, v.bonus) or not _kept(s.norths, v.norths):
@@ -1126,7 +1129,8 @@ class EventInferrer:
         cam = g.seats[ctx.camera]
         hand = cam.hand[:13]     # a 14th tile is the dealer's first draw, inferred below
         hands = tuple(hand_text(hand if i == ctx.camera else ["bk"] * 13, v.bonus) for i, v in enumerate(g.seats))
-        deal = Deal(self.variant.name, hands, dora_indicators=" ".join(g.dora), options=dict(self.options))
+        deal = Deal(self.variant.name, hands, dora_indicators=" ".join(g.dora),  # type: ignore[arg-type]
+                    options=dict(self.options))  # type: ignore[arg-type]  # the event parses both
         states = _play(None, [deal])
         if states is None:
             from assistant.play import IllegalEvent, apply
@@ -1135,6 +1139,7 @@ class EventInferrer:
                 apply(None, deal)
             except (IllegalEvent, ValueError) as e:
                 return self._problem("impossible", f"The dealt table cannot be: {e}")
+            return self._problem("impossible", "The dealt table cannot be.")
         out = self._extend([((deal,), states)])
         return out + self._extend(explain(states[-1], g, ctx, self.max_nodes) or [])
 
@@ -1142,11 +1147,11 @@ class EventInferrer:
         """The hand is over (the table is being cleared): the camera player's own tsumo, which its always-open
         hand cannot show, else an exhaustive draw with the camera player listed when its hand is ready (ready
         hands laid face up and wins are inferred when the table shows them; a ron winner takes the tile)."""
-        st = self.state
-        if st is None or st.over:
+        st, ctx = self.state, self._ctx
+        if st is None or st.over or ctx is None:
             return []
-        cam = self._ctx.camera
-        hand = _seen(st, self._ctx).seats[cam].hand
+        cam = ctx.camera
+        hand = _seen(st, ctx).seats[cam].hand
         if st.phase == "own_turn" and st.turn == cam and _complete(hand, _melds(st, cam), self.variant):
             end: Event = Tsumo(cam)
         else:
@@ -1165,11 +1170,11 @@ def _rewritten(events: Sequence[Event], seat: int, was: str, now: str) -> list[E
     draw of ``was``, else the deal), or None when no event brought it in."""
     out = list(events)
     for k in range(len(out) - 1, -1, -1):
-        ev = out[k]
-        if ev.type in ("draw", "replacement_draw") and ev.seat == seat and ev.tile.code == was:
+        ev: Any = out[k]
+        if isinstance(ev, (Draw, ReplacementDraw)) and ev.seat == seat and ev.tile.code == was:
             out[k] = replace(ev, tile=Tile.from_code(now))
             return out
-        if ev.type == "deal":
+        if isinstance(ev, Deal):
             main, _, bonus = ev.hands[seat].partition("|")
             codes = [t.code for t in parse_tiles(main)]
             if was not in codes:
@@ -1305,8 +1310,8 @@ class TableGame:
                                                                                    strict=False)]
         return "; ".join(parts[-limit:])
 
-    def _win_of(self, ev: Event) -> dict:
-        st = self.state
+    def _win_of(self, ev: Any) -> dict:
+        st: Any = self.state
         if ev.type == "ron":
             return {"seat": int(ev.seats[0]), "tile": st.last_tile.code, "tsumo": False, "discarder": int(st.turn)}
         return {"seat": int(ev.seat), "tile": st.drawn_tile.code, "tsumo": True, "discarder": None}
