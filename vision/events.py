@@ -41,7 +41,9 @@ One bad tile does not stop the hand: a discard, meld, tile set aside or dora ind
 its followed reading when a later frame reads it as another tile (:func:`_settled`), and an observation problem
 confined to a part of a seat (a tile that cannot lie in a bonus area, a fifth copy in a row ...) leaves that
 part as the state shows it while the rest of the frame is followed (:func:`_patched`); the problem is still
-reported.
+reported. A followed discard read as the same other tile for :data:`DISPUTE_FRAMES` frames in a row (a user's
+correction, a better view) takes that reading: its event is rewritten and the engine replays the hand
+(:attr:`EventInferrer.corrected`).
 
 A tile of the camera player's hand read wrongly so far is re-read when the table shows what it is (the user's
 correction, or its discard): the event that brought it in is corrected, the engine replays the hand, the
@@ -759,6 +761,47 @@ def explain(st: PlayState, g: _Target, ctx: _Ctx, max_nodes: int = 3000
 # --------------------------------------------------------------------------- one bad tile does not stop the hand
 
 
+def _row_disputes(t: _Target, g: _Target, ctx: _Ctx) -> set[tuple[int, int, str]]:
+    """(seat, place in its row, the tile read there now) where a seat's followed row, not shorter, is read with
+    exactly one tile otherwise before its latest discard (more than one: a tile missed or a row misplaced,
+    which shifts the rest, not a misreading)."""
+    if ctx.hk:
+        return set()
+    out = set()
+    for i, (s, v) in enumerate(zip(t.seats, g.seats, strict=True)):
+        differ = [(j, b) for j, (a, b) in enumerate(zip(s.discards, v.discards, strict=False)) if a != b]
+        # the latest discard read otherwise may have been called and another thrown: not a misreading
+        if len(differ) == 1 and differ[0][1] != "bk" and differ[0][0] < len(s.discards) - 1 \
+                and len(v.discards) >= len(s.discards):
+            out.add((i, *differ[0]))
+    return out
+
+
+def _with_discard(events: Sequence[Event], state: PlayState, seat: int, place: int, now: str) -> list[Event] | None:
+    """``events`` with the discard at ``place`` of ``seat``'s visible row (in ``state``, the state after them)
+    read as ``now``, or None when no discard event is found for it."""
+    row = [k for k, d in enumerate(state.seats[seat].discards) if d.called_by is None]
+    if place >= len(row):
+        return None
+    nth = row[place]            # the seat's nth discard of the hand
+    start = max(k for k, e in enumerate(events) if isinstance(e, Deal))
+    seen = -1
+    out = list(events)
+    for k in range(start, len(out)):
+        ev = out[k]
+        if isinstance(ev, Discard) and ev.seat == seat:
+            seen += 1
+            if seen == nth:
+                out[k] = replace(ev, tile=Tile.from_code(now))
+                return out
+    return None
+
+
+#: frames in a row a followed discard must be read as the same other tile before the log takes that reading
+#: (a user's correction, or a better view): fewer is one frame's misreading, which the followed reading outlasts
+DISPUTE_FRAMES = 3
+
+
 def _settled(t: _Target, g: _Target, ctx: _Ctx) -> tuple[_Target, int]:
     """The target with readings the followed state already accepted kept: a discard (and which one lies
     sideways), a meld, a tile set aside or a dora indicator already followed that the new frame reads otherwise
@@ -997,6 +1040,9 @@ class EventInferrer:
     #: (frame, read before, read now): tiles of the camera player's hand whose earlier reading was corrected
     #: (a user's correction, or the tile read otherwise when it moved); :attr:`events` is rewritten for each
     rereads: list[tuple[int, str, str]] = field(default_factory=list)
+    #: (frame, seat, read before, read now): followed discards of any seat read otherwise for
+    #: :data:`DISPUTE_FRAMES` frames in a row, whose discard event was rewritten (the hand replayed with it)
+    corrected: list[tuple[int, int, str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         from assistant.variants import get_variant
@@ -1005,6 +1051,7 @@ class EventInferrer:
         self.variant = v
         self.players = self.players or v.players
         self._ctx: _Ctx | None = None
+        self._disputes: dict[tuple[int, int], tuple[str, int]] = {}
 
     @property
     def state(self) -> PlayState | None:
@@ -1077,6 +1124,10 @@ class EventInferrer:
             if patched is None:
                 return []
             g = patched
+        if self._correct_rows(st, seen, g, ctx):
+            st = self.state
+            assert st is not None
+            seen = _seen(st, ctx)
         g, _ = _settled(seen, g, ctx)
         found = [m for check in CHECKS for m in check(seen, g, ctx)]
         if found:
@@ -1091,6 +1142,31 @@ class EventInferrer:
             self.events, self.states = events, states
             self.rereads.append((self.frames, was, now))
         return self._extend(path)
+
+    def _correct_rows(self, st: PlayState, t: _Target, g: _Target, ctx: _Ctx) -> bool:
+        """A followed discard read as the same other tile for :data:`DISPUTE_FRAMES` frames in a row takes
+        that reading: its discard event is rewritten and the engine replays the hand (refused: the followed
+        reading stays). True when the log was rewritten."""
+        now = _row_disputes(t, g, ctx)
+        disputes = {}
+        for seat, place, code in now:
+            was, count = self._disputes.get((seat, place), (code, 0))
+            disputes[(seat, place)] = (code, count + 1 if was == code else 1)
+        self._disputes = disputes
+        for (seat, place), (code, count) in sorted(disputes.items()):
+            if count < DISPUTE_FRAMES:
+                continue
+            events = _with_discard(self.events, st, seat, place, code)
+            start = max(k for k, e in enumerate(self.events) if isinstance(e, Deal))
+            states = _play(None, events[start:]) if events is not None else None
+            if events is None or states is None:
+                continue
+            was = t.seats[seat].discards[place]
+            self.events, self.states = events, self.states[:start] + list(states)
+            self.corrected.append((self.frames, seat, was, code))
+            del self._disputes[(seat, place)]
+            return True
+        return False
 
     def _reread(self, t: _Target, g: _Target, ctx: _Ctx):
         """When nothing explains a change: is one tile of the camera player's hand read wrongly so far? A tile
@@ -1273,11 +1349,11 @@ class TableGame:
 
     def feed(self, observation: TableObservation | dict) -> dict | None:
         inf = self.inferrer
-        before, rereads = len(inf.problems), len(inf.rereads)
+        before, rereads, corrected = len(inf.problems), len(inf.rereads), len(inf.corrected)
         events = inf.feed(observation)
         self.problems = [p.message for p in inf.problems[before:]]
         states = inf.states[len(inf.states) - len(events):]
-        if len(inf.rereads) > rereads:
+        if len(inf.rereads) > rereads or len(inf.corrected) > corrected:
             # an earlier reading of the camera player's hand was corrected: the hand is followed from its deal
             k = max(i for i, e in enumerate(inf.events) if isinstance(e, Deal))
             events, states = inf.events[k:], inf.states[k:]
@@ -1285,6 +1361,8 @@ class TableGame:
             self.hand = []
             self.problems += [f"Your {was} is read as {now} now: the hand is replayed with it."
                               for _, was, now in inf.rereads[rereads:]]
+            self.problems += [f"{SEAT_WINDS[seat]}'s discard {was} is read as {now} now: the hand is replayed "
+                              "with it." for _, seat, was, now in inf.corrected[corrected:]]
         self.start = self.state
         for ev, st in zip(events, states, strict=True):
             if isinstance(ev, Deal):
