@@ -777,14 +777,14 @@ def _row_disputes(t: _Target, g: _Target, ctx: _Ctx) -> set[tuple[int, int, str]
     return out
 
 
-def _with_discard(events: Sequence[Event], state: PlayState, seat: int, place: int, now: str) -> list[Event] | None:
-    """``events`` with the discard at ``place`` of ``seat``'s visible row (in ``state``, the state after them)
-    read as ``now``, or None when no discard event is found for it."""
+def _with_discard(events: Sequence[Event], start: int, state: PlayState, seat: int, place: int,
+                  now: str) -> list[Event] | None:
+    """``events`` (the hand's deal at ``start``) with the discard at ``place`` of ``seat``'s visible row (in
+    ``state``, the state after them) read as ``now``, or None when no discard event is found for it."""
     row = [k for k, d in enumerate(state.seats[seat].discards) if d.called_by is None]
     if place >= len(row):
         return None
     nth = row[place]            # the seat's nth discard of the hand
-    start = max(k for k, e in enumerate(events) if isinstance(e, Deal))
     seen = -1
     out = list(events)
     for k in range(start, len(out)):
@@ -802,40 +802,32 @@ def _with_discard(events: Sequence[Event], state: PlayState, seat: int, place: i
 DISPUTE_FRAMES = 3
 
 
-def _settled(t: _Target, g: _Target, ctx: _Ctx) -> tuple[_Target, int]:
+def _settled(t: _Target, g: _Target, ctx: _Ctx) -> _Target:
     """The target with readings the followed state already accepted kept: a discard (and which one lies
     sideways), a meld, a tile set aside or a dora indicator already followed that the new frame reads otherwise
-    keeps its followed reading
-    (the camera player's hand is re-read instead: :meth:`EventInferrer._reread`). Returns (the target, how
-    many readings were kept)."""
-    kept = 0
+    keeps its followed reading (the camera player's hand is re-read instead: :meth:`EventInferrer._reread`)."""
     seats = []
     for s, v in zip(t.seats, g.seats, strict=True):
         changes: dict[str, Any] = {}
         n = min(len(s.discards), len(v.discards))
         if v.discards[:n] != s.discards[:n]:
-            kept += sum(a != b for a, b in zip(s.discards[:n], v.discards[:n], strict=True))
             changes["discards"] = s.discards[:n] + v.discards[n:]
         if not ctx.hk and v.sideways != s.sideways and (v.sideways is None or v.sideways < len(s.discards)):
-            kept += 1       # which tile of the followed row lies sideways is settled too
-            changes["sideways"] = s.sideways
+            changes["sideways"] = s.sideways   # which tile of the followed row lies sideways is settled too
         melds = list(v.melds)
         for j, (a, b) in enumerate(zip(s.melds, v.melds, strict=False)):
             if not _grows(a, b) and a.type == b.type and len(a.codes) == len(b.codes):
                 melds[j] = a
-                kept += 1
         if melds != list(v.melds):
             changes["melds"] = tuple(melds)
         if not _kept(s.bonus, v.bonus) and len(v.bonus) >= len(s.bonus):
-            kept += 1
             changes["bonus"] = _sorted(s.bonus) + tuple(v.bonus[len(s.bonus):])
         seats.append(replace(v, **changes) if changes else v)
     dora = g.dora
     n = min(len(t.dora), len(dora))
     if dora[:n] != t.dora[:n]:
-        kept += 1
         dora = t.dora[:n] + dora[n:]
-    return replace(g, seats=tuple(seats), dora=dora), kept
+    return replace(g, seats=tuple(seats), dora=dora)
 
 
 #: observation problems the frame can be followed around: the part of the seat they are in is left as the
@@ -859,24 +851,23 @@ def _patched(t: _Target, g: _Target, problems: Sequence, ctx: _Ctx) -> _Target |
             i = ctx.order.index(p.position) if p.position in ctx.order else None
             if i is None:
                 return None
-            parts = [_PART_OF[p.kind] or ("aside" if tiles and tiles <= set(g.seats[i].bonus + g.seats[i].norths)
-                                          else "melds")]
-            where = [(i, part) for part in parts]
+            aside = tiles and tiles <= set(g.seats[i].bonus + g.seats[i].norths)
+            where = [(i, _PART_OF[p.kind] or ("aside" if aside else "melds"))]
         else:   # a tile kind or a copy count: every part where the tile newly shows
+            plain = {_plain(c) for c in tiles}
+
+            def new(have, want, plain=plain) -> bool:
+                return any(_plain(c) in plain for c in (Counter(want) - Counter(have)).elements())
+
             where = []
             for i, (s, v) in enumerate(zip(t.seats, g.seats, strict=True)):
-                plain = {_plain(c) for c in tiles} | tiles
-
-                def new(have, want, plain=plain) -> bool:
-                    return any(_plain(c) in plain for c in (Counter(want) - Counter(have)).elements())
-
                 if new(s.discards, v.discards):
                     where.append((i, "discards"))
                 if new([c for m in s.melds for c in m.codes], [c for m in v.melds for c in m.codes]):
                     where.append((i, "melds"))
                 if new(s.bonus + s.norths, v.bonus + v.norths):
                     where.append((i, "aside"))
-            if any(_plain(c) in {_plain(x) for x in tiles} for c in (Counter(g.dora) - Counter(t.dora)).elements()):
+            if new(t.dora, g.dora):
                 dora = t.dora
             if not where and dora == g.dora:
                 return None
@@ -1128,7 +1119,7 @@ class EventInferrer:
             st = self.state
             assert st is not None
             seen = _seen(st, ctx)
-        g, _ = _settled(seen, g, ctx)
+        g = _settled(seen, g, ctx)
         found = [m for check in CHECKS for m in check(seen, g, ctx)]
         if found:
             return self._problem("impossible", " ".join(found))
@@ -1156,8 +1147,8 @@ class EventInferrer:
         for (seat, place), (code, count) in sorted(disputes.items()):
             if count < DISPUTE_FRAMES:
                 continue
-            events = _with_discard(self.events, st, seat, place, code)
             start = max(k for k, e in enumerate(self.events) if isinstance(e, Deal))
+            events = _with_discard(self.events, start, st, seat, place, code)
             states = _play(None, events[start:]) if events is not None else None
             if events is None or states is None:
                 continue
@@ -1336,6 +1327,7 @@ class TableGame:
         # at a win: {seat, tile, tsumo, discarder} and the state just before it (what the page scores)
         self.win: dict | None = None
         self._before_win: PlayState | None = None
+        self._states: list[PlayState] = []   # the state after each of last_events
         self.hand: list[Event] = []          # the events of the hand now followed, its deal first
         self.earlier_hands: list[list[Event]] = []  # hands followed before it, oldest first
 
@@ -1383,7 +1375,7 @@ class TableGame:
         at most the last ``limit`` of them."""
         from assistant.play.words import describe_event
 
-        befores = [self.start] + getattr(self, "_states", [])[:-1]
+        befores = [self.start] + self._states[:-1]
         parts = [describe_event(ev, st, self.inferrer.camera_seat) for ev, st in zip(self.last_events, befores,
                                                                                    strict=False)]
         return "; ".join(parts[-limit:])

@@ -283,6 +283,7 @@ class LiveAnalyzer:
 
             recognizer = TileRecognizer()  # raises when the models are missing: the caller falls back
         self.recognizer = recognizer
+        self._feats: tuple[Any, RecognizerFeatures] | None = None   # (the recogniser, its optional parts)
         # a TileRecognizer (not a stand-in): it can choose finer detector scales for small tiles
         self._scaling = hasattr(recognizer, "scales_for")
         self.variant = variant
@@ -526,8 +527,9 @@ class LiveAnalyzer:
             self._result = replace(self._result, timing=dict(self.timing))
             return self._result
 
-        work = _Frame(img, size, mode, reason, cores, share, RecognizerFeatures.of(self.recognizer),
-                      self._detect_scales(size))
+        if self._feats is None or self._feats[0] is not self.recognizer:   # read once per recogniser
+            self._feats = (self.recognizer, RecognizerFeatures.of(self.recognizer))
+        work = _Frame(img, size, mode, reason, cores, share, self._feats[1], self._detect_scales(size))
         prev = self._last if self._last is not None else {**empty_boxes(), "tid": np.zeros(0, int)}
         self._detect(work, prev)
         t1 = time.perf_counter()
