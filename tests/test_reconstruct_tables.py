@@ -293,3 +293,36 @@ def test_three_like_tiles_all_upright_and_alike_are_no_meld():
     obs, _ = read(truth, edit=all_upright)
     assert obs.seat(0).melds == []
     assert any(p.kind == "bad_meld" for p in obs.problems)
+
+
+def test_a_meld_with_misread_tiles_is_read_as_the_set_its_alternatives_make():
+    """A pong of 7z called from position 2, its two upright tiles read 1z and 4z (7z second in their top 3):
+    the group is no set as read, and the readings that make it one are taken (meta says which)."""
+    truth = sanma_table([meld(["7z", "7z", "7z"], source=2)])
+
+    def misread(dets, labels):
+        _misread_as(("meld", 0, 0, 0), "1z", [("1z", 0.5), ("7z", 0.3), ("2z", 0.1)])(dets, labels)
+        _misread_as(("meld", 0, 0, 1), "4z", [("4z", 0.45), ("6z", 0.2), ("7z", 0.15)])(dets, labels)
+
+    obs, _ = read(truth, edit=misread)
+    assert [(m.type, m.tiles, m.source, m.notation) for m in obs.seat(0).melds] == [
+        ("pong", ["7z", "7z", "7z"], 2, "[777z@2]")]
+    assert not obs.problems
+    assert sorted((c["read"], c["now"]) for c in obs.meta["melds_reread"]) == [("1z", "7z"), ("4z", "7z")]
+
+
+def test_a_meld_no_alternative_makes_a_set_stays_a_bad_meld():
+    truth = sanma_table([meld(["7z", "7z", "7z"], source=2)])
+    obs, _ = read(truth, edit=_misread_as(("meld", 0, 0, 0), "1z", [("1z", 0.9), ("2z", 0.05), ("7z", 0.04)]))
+    assert "melds_reread" not in obs.meta       # 7z below the 5 % floor, 2z makes no set
+    assert [(m.type, m.tiles) for m in obs.seat(0).melds] == [("unknown", ["1z", "7z", "7z"])]
+    assert [p.message for p in obs.problems] == [
+        "The group 1z 7z 7z in the melds of position 0 is no chow, pong or kong of sanma."]
+
+
+def test_a_bonus_tile_read_among_a_hidden_hands_backs_is_no_problem():
+    """A top of position 1's standing hand read as 2f among its backs: a face among backs is a top read as a
+    face, not a bonus tile kept in hand."""
+    obs, _ = read(sanma_table(), edit=lambda d, lab: _set_code(d, lab, ("hand", 1, 5), "2f"))
+    assert "2f" in obs.seat(1).hand
+    assert [p.kind for p in obs.problems] == []

@@ -657,3 +657,99 @@ def test_a_dealt_table_with_a_bad_tile_is_dealt_without_it():
     assert inf.events == expected, compare_logs(inf.events, expected)[1]
     assert [(p.frame, p.kind) for p in inf.problems] == [(1, "observation")]
     assert "2z in the bonus area" in inf.problems[0].message and "left out" in inf.problems[0].message
+
+
+# --------------------------------------------------------------------------- the game chooses among readings
+
+
+def _reading(obs: TableObservation, part: str, position: int, at, code: str, top3) -> TableObservation:
+    """``obs`` with the tile at (part, position, at) read as ``code`` with classifier alternatives ``top3``."""
+    d = obs.to_dict()
+    seat = _seat(d, position)
+    key = {"discard": "discards", "hand": "hand"}[part]
+    seat[key][at] = code
+    a = next(a for a in d["assignments"] if (a["part"], a["position"], a["at"]) == (part, position, at))
+    a.update(code=code, confidence=top3[0][1], top3=[list(t) for t in top3])
+    d["problems"] = []
+    return TableObservation.from_dict(d)
+
+
+def _camera_discard(video, observations):
+    """The first frame where the camera player discards, the tile, its place in the row and a tile its hand
+    does not hold then."""
+    cam = video.order[video.camera_seat]
+    k = _frame_after(video, "discard", video.camera_seat)
+    tile = video.events[video.frames[k].event_index].tile.code
+    at = len(observations[k].seat(cam).discards) - 1
+    held = set(observations[k - 1].seat(cam).hand)
+    wrong = next(c for c in ("9s", "8s", "7s", "1s", "2s", "9p", "1p") if c not in held and c != tile)
+    return k, cam, tile, at, wrong
+
+
+def test_a_camera_discard_misread_takes_the_alternative_its_hand_holds():
+    """The camera player's discard read as a tile its hand does not hold (0.5), the true tile second (0.3),
+    in the frame it is thrown and every later one: the engine refuses the reading (a discard comes out of
+    the hand), the alternative explains the frame, and the followed reading stays; the log is the script's.
+    Without the alternatives the hand's history would be rewritten instead (its tile 'read wrongly so far')."""
+    video, observations, expected = hand("sanma", 55, None)
+    k, cam, tile, at, wrong = _camera_discard(video, observations)
+    stream = [o if i < k else _reading(o, "discard", cam, at, wrong, [(wrong, 0.5), (tile, 0.3), ("1z", 0.1)])
+              for i, o in enumerate(observations)]
+    inf = infer(video, stream)
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    assert inf.readings == [(k + 1, video.camera_seat, "discard", wrong, tile)]
+    assert inf.rereads == [] and inf.corrected == []
+    from vision.events import SEAT_WINDS, TableGame
+
+    game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    said = []
+    for o in stream:
+        game.feed(o)
+        said += game.problems
+    assert (f"{SEAT_WINDS[video.camera_seat]}'s discard read as {wrong} is taken as {tile}, its next best "
+            "reading: only that one fits the game.") in said
+
+
+def test_a_doubtful_alternative_comes_after_the_hand_is_re_read():
+    """The true tile only a tenth as likely as the reading: the camera player's hand is re-read first (the
+    reread explains the frame: its tile was the one thrown all along), as before."""
+    video, observations, expected = hand("sanma", 55, None)
+    k, cam, tile, at, wrong = _camera_discard(video, observations)
+    stream = [o if i < k else _reading(o, "discard", cam, at, wrong, [(wrong, 0.8), (tile, 0.08)])
+              for i, o in enumerate(observations)]
+    inf = infer(video, stream)
+    assert [r[1:] for r in inf.rereads] == [(tile, wrong)] and inf.readings == []
+
+
+def test_a_call_shows_the_discard_it_took():
+    """A hidden seat's discard read as another tile in the one frame it lies in the row, then called: the
+    call shows what it was, the discard event takes the called tile, the engine replays, and the log is the
+    script's (before, 'the discard vanished from the row, but no new meld shows it' stopped the frames)."""
+    for key in HANDS:
+        video, observations, expected = hand(*key)
+        claims = [i for i, f in enumerate(video.frames) if video.events[f.event_index].type in ("pong", "chow")
+                  and video.events[video.frames[i - 1].event_index].type == "discard"
+                  and video.events[video.frames[i - 1].event_index].seat != video.camera_seat]
+        if claims and not get_variant(video.variant).name == "hong-kong":
+            break
+    c = claims[0]
+    ev = video.events[video.frames[c - 1].event_index]
+    pos = video.order[ev.seat]
+    at = len(observations[c - 1].seat(pos).discards) - 1
+    wrong = "9s" if ev.tile.code != "9s" else "8s"
+    stream = list(observations)
+    stream[c - 1] = _reading(observations[c - 1], "discard", pos, at, wrong, [(wrong, 0.9)])
+    inf = infer(video, stream)
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    assert inf.readings == [(c + 1, ev.seat, "called", wrong, ev.tile.code)]
+    assert not [p for p in inf.problems if p.kind in ("impossible", "unexplained")]
+    from vision.events import SEAT_WINDS, TableGame
+
+    game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    said = []
+    for o in stream:
+        game.feed(o)
+        said += game.problems
+    assert (f"{SEAT_WINDS[ev.seat]}'s discard {wrong} is read as {ev.tile.code}, the tile the call took: the hand "
+            "is replayed with it.") in said
+    assert game.hand == expected[:len(game.hand)] and len(game.hand) > c

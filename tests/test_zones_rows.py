@@ -55,3 +55,23 @@ def test_far_end_of_a_row_beyond_the_neighbours_wall_is_outer():
     corner = from_seat(np.array([[z.wall_outer + 100.0, z.wall_outer + 40.0]]), 2)   # bonus tiles of position 2
     pos, zones = z.locate(corner)
     assert (int(pos[0]), zones[0]) == (2, "outer")
+
+
+def test_a_lone_back_inside_the_ring_does_not_set_the_wall():
+    """A stray box of one back inside side 1's ring (the dice, a box astride two tiles) with the real walls
+    of sides 0, 2 and 3 seen: the ring is the long rows', and side 1's lone back is no wall row."""
+    u, h = 26.0, 35.0
+    W = 3.45 * u + 3 * (h + 1) + 14 + h
+    rows = {k: (W - h / 2, ["bk"] * 10) for k in (0, 2, 3)}
+    rows[1] = (W - h / 2 - 1.6 * h, ["bk"])
+    xy, codes = _table(rows, u, h)
+    z = TableZones.fit(xy, codes, u, h, 4, discard_rows=False)
+    assert z.wall_sides == (0, 2, 3)
+    assert abs(z.wall_outer - W) < 1.0
+    # the same side with a row of three stacks left at a hand's end is part of the ring, and a ring of short
+    # rows only still fits (nothing longer to prefer)
+    rows[1] = (W - h / 2, ["bk"] * 3)
+    z = TableZones.fit(*_table(rows, u, h), u, h, 4, discard_rows=False)
+    assert z.wall_sides == (0, 1, 2, 3)
+    z = TableZones.fit(*_table({1: (W - h / 2, ["bk"] * 2)}, u, h), u, h, 4, discard_rows=False)
+    assert z.wall_sides == (1,) and abs(z.wall_outer - W) < 1.0

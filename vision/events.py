@@ -55,6 +55,7 @@ change is explained again (:attr:`EventInferrer.rereads`) and :class:`TableGame`
 
 from __future__ import annotations
 
+import math
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -797,6 +798,88 @@ def _with_discard(events: Sequence[Event], start: int, state: PlayState, seat: i
     return None
 
 
+#: the least probability of a classifier's alternative reading that the follower tries
+ALTERNATIVE_FLOOR = 0.05
+#: alternative readings tried for one frame at most (likeliest first)
+ALTERNATIVES_TRIED = 8
+#: an alternative at least a third as likely as the reading (log ratio below this) is tried before the camera
+#: player's hand is re-read (a doubtful discard of a tile read surely while it was in the hand), a less likely
+#: one after
+ALTERNATIVE_CLOSE = math.log(3.0)
+
+
+def _alternative_targets(obs: TableObservation, t: _Target, g: _Target, ctx: _Ctx
+                         ) -> list[tuple[float, _Target, tuple[int, str, str, str]]]:
+    """The target with one newly seen tile (a new discard, a tile new in the camera player's hand, a new dora
+    indicator or centre discard) read as one of its classifier's top-3 alternatives (probability at least
+    :data:`ALTERNATIVE_FLOOR`, a kind the rule system has): [(how much less likely: log ratio, target, (seat,
+    part, read, now))], likeliest first. The engine then judges which reading the game allows (a discard
+    comes out of the known hand, copies left in the set ...)."""
+    from .reconstruct import in_set
+
+    out = []
+    for a in obs.assignments:
+        top, code, part, pos = a.get("top3") or [], str(a.get("code")), str(a.get("part")), a.get("position")
+        if not top or part not in ("discard", "hand", "dora", "centre"):
+            continue
+        i = ctx.order.index(pos) if pos in ctx.order else None
+        read_p = next((q for c, q in top if c == code), a.get("confidence", 1.0))
+        for alt, q in top:
+            if alt == code or q < ALTERNATIVE_FLOOR or alt in ("bk", "none") or not in_set(alt, ctx.variant) \
+                    or _is_bonus(alt):
+                continue
+            new: _Target | None = None
+            if part == "discard" and i is not None:
+                s, v, at = t.seats[i], g.seats[i], a.get("at")
+                if isinstance(at, int) and len(s.discards) <= at < len(v.discards) and v.discards[at] == code:
+                    seats = list(g.seats)
+                    seats[i] = replace(v, discards=v.discards[:at] + (alt,) + v.discards[at + 1:])
+                    new = replace(g, seats=tuple(seats))
+            elif part == "hand" and i == ctx.camera:
+                s, v = t.seats[i], g.seats[i]
+                if (Counter(v.hand) - Counter(s.hand))[code]:
+                    hand = list(v.hand)
+                    hand.remove(code)
+                    seats = list(g.seats)
+                    seats[i] = replace(v, hand=_sorted(hand + [alt]), right=alt if v.right == code else v.right)
+                    new = replace(g, seats=tuple(seats))
+            elif part == "dora":
+                at = a.get("at")
+                if isinstance(at, int) and len(t.dora) <= at < len(g.dora) and g.dora[at] == code:
+                    new = replace(g, dora=g.dora[:at] + (alt,) + g.dora[at + 1:])
+            elif part == "centre" and (Counter(g.centre) - Counter(t.centre))[code]:
+                centre = list(g.centre)
+                centre.remove(code)
+                new = replace(g, centre=_sorted(centre + [alt]))
+            if new is not None:
+                cost = math.log(max(read_p, 1e-6) / max(q, 1e-6))
+                out.append((cost, new, (-1 if i is None else i, part, code, alt)))
+    out.sort(key=lambda o: o[0])
+    return out[:ALTERNATIVES_TRIED]
+
+
+def _claimed_instead(events: Sequence[Event], t: _Target, g: _Target, ctx: _Ctx) -> tuple[int, str, str] | None:
+    """When the latest event is a discard and a new meld claims another tile from its seat where it lay: the
+    call shows what the discard was (read wrongly). Returns (the discard's index in ``events``, read, now)."""
+    if not events or not isinstance(events[-1], Discard):
+        return None
+    ev = events[-1]
+    d, was = ev.seat, ev.tile.code
+    if ctx.hk:
+        if Counter(t.centre) - Counter(g.centre) != Counter([was]):
+            return None
+    else:
+        r, want = t.seats[d].discards, g.seats[d].discards
+        if not r or r[-1] != was or len(want) != len(r) - 1 or want != r[:-1]:
+            return None
+    for j, w in enumerate(g.seats):
+        for m in w.shown[len(t.seats[j].melds):]:
+            if m.sideways is not None and not m.concealed and m.source == ctx.back(j, d):
+                now = m.tiles[m.sideways]
+                return (len(events) - 1, was, now) if now != was else None
+    return None
+
+
 #: frames in a row a followed discard must be read as the same other tile before the log takes that reading
 #: (a user's correction, or a better view): fewer is one frame's misreading, which the followed reading outlasts
 DISPUTE_FRAMES = 3
@@ -1034,6 +1117,11 @@ class EventInferrer:
     #: (frame, seat, read before, read now): followed discards of any seat read otherwise for
     #: :data:`DISPUTE_FRAMES` frames in a row, whose discard event was rewritten (the hand replayed with it)
     corrected: list[tuple[int, int, str, str]] = field(default_factory=list)
+    #: (frame, seat, part, read, now): newly seen tiles the follower took as a top-3 alternative because only
+    #: that reading let the engine explain the frame (part: discard, hand, dora, centre; a discard out of the
+    #: known hand ...), and followed discards read as the tile a call then took (part "called": the log is
+    #: rewritten and the engine replays the hand)
+    readings: list[tuple[int, int, str, str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         from assistant.variants import get_variant
@@ -1043,6 +1131,7 @@ class EventInferrer:
         self.players = self.players or v.players
         self._ctx: _Ctx | None = None
         self._disputes: dict[tuple[int, int], tuple[str, int]] = {}
+        self._refused: set[tuple[int, int, str]] = set()
 
     @property
     def state(self) -> PlayState | None:
@@ -1120,19 +1209,63 @@ class EventInferrer:
             assert st is not None
             seen = _seen(st, ctx)
         g = _settled(seen, g, ctx)
+        if self._called_discard(seen, g, ctx):
+            st = self.state
+            assert st is not None
+            seen = _seen(st, ctx)
         found = [m for check in CHECKS for m in check(seen, g, ctx)]
         if found:
             return self._problem("impossible", " ".join(found))
         path = explain(st, g, ctx, self.max_nodes)
+        if path is None:       # a newly seen tile read doubtfully: its close alternatives first
+            path = self._alternative(obs, st, seen, g, ctx, 0.0, ALTERNATIVE_CLOSE)
         if path is None:
             fixed = self._reread(seen, g, ctx)
-            if fixed is None:
-                return self._problem("unexplained", f"No moves in turn order explain what changed "
-                                                    f"({_describe(seen, g, ctx)}); the frame is skipped.")
-            (was, now), events, states, path = fixed
-            self.events, self.states = events, states
-            self.rereads.append((self.frames, was, now))
+            if fixed is not None:
+                (was, now), events, states, path = fixed
+                self.events, self.states = events, states
+                self.rereads.append((self.frames, was, now))
+        if path is None:
+            path = self._alternative(obs, st, seen, g, ctx, ALTERNATIVE_CLOSE, math.inf)
+        if path is None:
+            return self._problem("unexplained", f"No moves in turn order explain what changed "
+                                                f"({_describe(seen, g, ctx)}); the frame is skipped.")
         return self._extend(path)
+
+    def _alternative(self, obs: TableObservation, st: PlayState, t: _Target, g: _Target, ctx: _Ctx,
+                     low: float, high: float):
+        """The first of the newly seen tiles' alternative readings (likeliest first, less likely than the
+        reading by a log ratio in [``low``, ``high``)) that lets the engine explain the frame: its path, or
+        None."""
+        budget = max(200, self.max_nodes // 4)
+        for cost, target, (seat, part, was, now) in _alternative_targets(obs, t, g, ctx):
+            if not low <= cost < high:
+                continue
+            path = explain(st, target, ctx, budget)
+            if path is not None:
+                self.readings.append((self.frames, seat, part, was, now))
+                return path
+        return None
+
+    def _called_discard(self, t: _Target, g: _Target, ctx: _Ctx) -> bool:
+        """A call shows the discard it took as another tile than the one followed (:func:`_claimed_instead`):
+        the discard event takes the called tile and the engine replays the hand (refused: nothing changes).
+        True when the log was rewritten."""
+        found = _claimed_instead(self.events, t, g, ctx)
+        if found is None:
+            return False
+        k, was, now = found
+        start = max(i for i, e in enumerate(self.events) if isinstance(e, Deal))
+        events = list(self.events)
+        thrown = events[k]
+        assert isinstance(thrown, Discard)
+        events[k] = replace(thrown, tile=Tile.from_code(now))
+        states = _play(None, events[start:])
+        if states is None:
+            return False
+        self.events, self.states = events, self.states[:start] + list(states)
+        self.readings.append((self.frames, thrown.seat, "called", was, now))
+        return True
 
     def _correct_rows(self, st: PlayState, t: _Target, g: _Target, ctx: _Ctx) -> bool:
         """A followed discard read as the same other tile for :data:`DISPUTE_FRAMES` frames in a row takes
@@ -1145,12 +1278,13 @@ class EventInferrer:
             disputes[(seat, place)] = (code, count + 1 if was == code else 1)
         self._disputes = disputes
         for (seat, place), (code, count) in sorted(disputes.items()):
-            if count < DISPUTE_FRAMES:
+            if count < DISPUTE_FRAMES or (seat, place, code) in self._refused:
                 continue
             start = max(k for k, e in enumerate(self.events) if isinstance(e, Deal))
             events = _with_discard(self.events, start, st, seat, place, code)
             states = _play(None, events[start:]) if events is not None else None
             if events is None or states is None:
+                self._refused.add((seat, place, code))     # the engine refuses that reading: not tried again
                 continue
             was = t.seats[seat].discards[place]
             self.events, self.states = events, self.states[:start] + list(states)
@@ -1190,6 +1324,7 @@ class EventInferrer:
     def _deal(self, g: _Target, ctx: _Ctx) -> list[Event]:
         if not _fresh(g):
             return self._problem("no_deal", "The table already shows discards or melds: waiting for a new deal.")
+        self._disputes, self._refused = {}, set()     # places in the rows of the hand before
         found = _check_camera(None, g, ctx) + _check_hidden(None, g, ctx)
         if found:
             return self._problem("impossible", " ".join(found))
@@ -1342,10 +1477,16 @@ class TableGame:
     def feed(self, observation: TableObservation | dict) -> dict | None:
         inf = self.inferrer
         before, rereads, corrected = len(inf.problems), len(inf.rereads), len(inf.corrected)
+        readings = len(inf.readings)
         events = inf.feed(observation)
         self.problems = [p.message for p in inf.problems[before:]]
         states = inf.states[len(inf.states) - len(events):]
-        if len(inf.rereads) > rereads or len(inf.corrected) > corrected:
+        new_readings = inf.readings[readings:]
+        self.problems += [f"{SEAT_WINDS[seat]}'s {part} read as {was} is taken as {now}, its next best reading: "
+                          "only that one fits the game." for _, seat, part, was, now in new_readings
+                          if part != "called" and seat >= 0]
+        called = [r for r in new_readings if r[2] == "called"]
+        if len(inf.rereads) > rereads or len(inf.corrected) > corrected or called:
             # an earlier reading of the camera player's hand was corrected: the hand is followed from its deal
             k = max(i for i, e in enumerate(inf.events) if isinstance(e, Deal))
             events, states = inf.events[k:], inf.states[k:]
@@ -1355,6 +1496,8 @@ class TableGame:
                               for _, was, now in inf.rereads[rereads:]]
             self.problems += [f"{SEAT_WINDS[seat]}'s discard {was} is read as {now} now: the hand is replayed "
                               "with it." for _, seat, was, now in inf.corrected[corrected:]]
+            self.problems += [f"{SEAT_WINDS[seat]}'s discard {was} is read as {now}, the tile the call took: the "
+                              "hand is replayed with it." for _, seat, _, was, now in called]
         self.start = self.state
         for ev, st in zip(events, states, strict=True):
             if isinstance(ev, Deal):

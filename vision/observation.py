@@ -46,7 +46,10 @@ OBSERVATION_SCHEMA: dict = {
             "index": {"type": "integer"}, "code": {"$ref": "#/$defs/code"},
             "part": {"type": "string", "enum": ["hand", "meld", "discard", "bonus", "north", "dora", "centre",
                                                 "wall", "unplaced", "ignored"]},
-            "position": {"type": ["integer", "null"]}, "at": {}, "table_xy": {"type": "array"}}}},
+            "position": {"type": ["integer", "null"]}, "at": {}, "table_xy": {"type": "array"},
+            "confidence": {"type": "number"},
+            "top3": {"type": "array", "items": {"type": "array", "prefixItems": [
+                {"$ref": "#/$defs/code"}, {"type": "number"}]}}}}},
     },
     "$defs": {
         "code": {"type": "string", "pattern": "^([0-9][mpszfgah]|jk|bk)$"},
@@ -157,7 +160,8 @@ class TableObservation:
     problems: list[Problem] = field(default_factory=list)
     meta: dict = field(default_factory=dict)
     #: per detection, in input order: {index, code, part (hand, meld, discard, bonus, north, dora, centre,
-    #: wall, unplaced, ignored), position, at (index within the part; melds: [meld, tile or "added"]), table_xy}
+    #: wall, unplaced, ignored), position, at (index within the part; melds: [meld, tile or "added"]), table_xy,
+    #: and where the classifier gave them: confidence, top3 ([code, probability] best first)}
     assignments: list[dict] = field(default_factory=list)
 
     def seat(self, position: int) -> SeatObservation | None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import product
 
 import numpy as np
 
@@ -41,6 +42,9 @@ from .observation import MeldObservation, Problem, SeatObservation, TableObserva
 from .zones import TableZones, from_seat, pinwheel_owner, to_seat, toward_centre
 
 BONUS_SUITS = "fgah"
+
+#: the parse cost of a meld made a set by reading a tile as its next best (besides how much less likely)
+MELD_REREAD_COST = 2.0
 
 
 @dataclass
@@ -361,6 +365,30 @@ def resolve_meld(codes: list[str], sideways: int | None, extra: str | None, vari
     return None
 
 
+def meld_reading(tiles, sideways: int, extra: str | None, variant, floor: float = 0.05
+                 ) -> tuple[list[str], tuple[str, list[str]], float] | None:
+    """For a group read as no set: the likeliest readings of its tiles (each its code or a top-3 alternative
+    of probability at least ``floor`` in the rule system's set) that make it one. Returns (codes, (type,
+    stands_for), how much less likely than as read: the sum of log-probability ratios), or None."""
+    options = []
+    for p in tiles:
+        read = float(getattr(p, "confidence", 1.0) or 1.0)
+        opts = [(p.code, 0.0)]
+        opts += [(c, float(np.log(max(read, 1e-6) / max(q, 1e-6)))) for c, q in _alternatives(p)
+                 if c != p.code and q >= floor and in_set(c, variant)]
+        options.append(opts)
+    best = None
+    for combo in product(*options):
+        cost = sum(c for _, c in combo)
+        if best is not None and cost >= best[2]:
+            continue
+        codes = [c for c, _ in combo]
+        shape = resolve_meld(codes, sideways, extra, variant)
+        if shape is not None and cost > 0:
+            best = (codes, shape, cost)
+    return best
+
+
 def _widest(tiles: list[Piece], margin: float = 1.25) -> int | None:
     """The index of the tile whose mapped shape is clearly the widest for its depth (more than ``margin`` times
     any other's width/height ratio): the sideways tile of a meld read all upright; None when none stands out."""
@@ -459,6 +487,13 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, is_sanma: boo
             shape = resolve_meld(codes, s, extra, variant)
             src = _source_of(s, len(tiles), players)
             cost = inner_cost(i, j) + guessed
+            if shape is None:
+                # a tile of the meld misread: its next best readings that make it a set (a pong of 7z read
+                # 7z 1z 4z far across the table)
+                reread = meld_reading(tiles, s, extra, variant)
+                if reread is not None:
+                    codes, shape = reread[0], reread[1]
+                    cost += MELD_REREAD_COST + min(reread[2], 6.0)
             if shape is None:
                 cost += 12.0
                 mtype, stands = "unknown", [_plain(c) for c in codes]
@@ -645,6 +680,7 @@ def locate_pieces(detections, calibration: Calibration, players: int = 4, zones:
                                tall=np.array([np.linalg.norm(p.up) / max(p.width, 1e-6) > 1.55 for p in pieces]))
     if pieces:
         pos, zn = zones.locate(np.array([p.xy for p in pieces]))
+        _wall_row_ends(pieces, pos, zn, zones, tw, th)
         standing_d = {k: np.array([to_seat(q.xy[None], k)[0, 1] for q in pieces if q.standing])
                       for k in zones.wall_sides}
         for p, k, z in zip(pieces, pos, zn, strict=False):
@@ -679,6 +715,38 @@ def locate_pieces(detections, calibration: Calibration, players: int = 4, zones:
     _off_wall_tiles(pieces, zones, th, dora)
     _added_kong_tiles(pieces, tw, th)
     return pieces, zones, tw, th
+
+
+def _wall_row_ends(pieces: list[Piece], pos, zn, zones: TableZones, tw: float, th: float) -> None:
+    """A few backs (three at most on the side) on the line of a wall row that was seen, next to its lying
+    tiles along the row, are the row's last stacks however tall their boxes look (at a row's end a stack
+    shows its side too), not a hand: a hand seen on that line from across the table shows more standing."""
+    line: dict[int, tuple[int, float]] = {}
+    for i, p in enumerate(pieces):
+        k = int(pos[i])
+        if zn[i] == "wall" and k in zones.wall_sides and p.back:
+            x, d = to_seat(p.xy[None], k)[0]
+            if abs(d - zones.wall_centres[k]) <= 0.17 * th:
+                line[i] = (k, float(x))
+    for k in set(w[0] for w in line.values()):
+        tiles = sorted((x, i) for i, (kk, x) in line.items() if kk == k)
+        if sum(pieces[i].standing for _, i in tiles) > 3:
+            continue        # more standing there: a hand seen on the wall's line, from across the table
+        groups: list[list[tuple[float, int]]] = []
+        for x, i in tiles:
+            same = groups and pieces[groups[-1][-1][1]].standing == pieces[i].standing
+            if same and x - groups[-1][-1][0] < 1.3 * tw:
+                groups[-1].append((x, i))
+            else:
+                groups.append([(x, i)])
+        for gi, g in enumerate(groups):
+            if not pieces[g[0][1]].standing or len(g) > 3:
+                continue
+            beside = [groups[j] for j in (gi - 1, gi + 1) if 0 <= j < len(groups)]
+            if any(not pieces[h[0][1]].standing and min(abs(h[-1][0] - g[0][0]), abs(h[0][0] - g[-1][0])) < 1.3 * tw
+                   for h in beside):
+                for _, i in g:
+                    pieces[i].standing = False
 
 
 def _set_side(p: Piece, k: int) -> None:
@@ -852,6 +920,7 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
     dora_pieces: list[Piece] = []
     centre: list[str] = []
     part: dict[int, tuple] = {}        # detection index -> (part, position, index within the part)
+    melds_reread: list[dict] = []
     for p in pieces:
         if p.zone == "wall" and p.face_up:
             dora_pieces.append(p)
@@ -917,6 +986,9 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
             part[p.index] = ("hand", k, i)
         for gi, g in enumerate(groups):
             for j, p in enumerate(row[g.start:g.end]):
+                if g.meld is not None and g.meld.tiles[j] != p.code:    # read as its next best (meld_reading)
+                    melds_reread.append({"index": p.index, "read": p.code, "now": g.meld.tiles[j]})
+                    p.code = g.meld.tiles[j]
                 part[p.index] = ("meld", k, (len(groups) - 1 - gi, j))
                 if p.extra is not None:
                     part[p.extra.index] = ("meld", k, (len(groups) - 1 - gi, "added"))
@@ -965,6 +1037,8 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
         obs.meta["seatings"] = seatings      # the occupied sides cannot be told from this frame
     if reread:
         obs.meta["read_in_set"] = reread     # codes outside the rule system read as their next best
+    if melds_reread:
+        obs.meta["melds_reread"] = melds_reread   # meld tiles read as their next best to make a set
     fixed = resolve_copies(obs, pieces, part, v)
     if fixed:
         obs.meta["copies_reread"] = fixed    # a copy too many read as its next best
@@ -973,7 +1047,10 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
     obs.assignments = [{"index": p.index, "code": p.code, "part": part.get(p.index, ("ignored", p.position, None))[0],
                         "position": part.get(p.index, (None, p.position, None))[1],
                         "at": part.get(p.index, (None, None, None))[2],
-                        "table_xy": [round(float(p.xy[0]), 1), round(float(p.xy[1]), 1)]} for p in pieces]
+                        "table_xy": [round(float(p.xy[0]), 1), round(float(p.xy[1]), 1)],
+                        **({"confidence": round(p.confidence, 4),
+                            "top3": [[c, round(q, 4)] for c, q in _alternatives(p)]} if p.top3 else {})}
+                       for p in pieces]
     obs.problems.extend(check(obs, v))
     return obs
 
@@ -1079,7 +1156,8 @@ def check(obs: TableObservation, variant) -> list[Problem]:
                                    f"meld(s), which counts {size}; a hand holds {v.hand_size} ({v.hand_size + 1} "
                                    "with the tile just drawn), counting 3 for each meld. A tile is missed or "
                                    "misplaced.", k))
-        bad = [c for c in s.hand if _is_bonus(c)]
+        # (not in a hand seen from behind either: its faces are tops read as faces)
+        bad = [c for c in s.hand if _is_bonus(c)] if not mostly_backs(s.hand) else []
         if bad:
             out.append(Problem("bonus_in_hand", f"Bonus tile(s) {' '.join(bad)} in the hand of position {k}: "
                                                 "bonus tiles "

@@ -30,6 +30,10 @@ import numpy as np
 
 ZONES = ("centre", "discards", "wall", "outer")
 
+#: tiles a row of backs needs to set the wall ring when another side shows such a row (stacks left at a
+#: hand's end can be fewer; a stray box inside the ring is one)
+WALL_ROW_MIN = 3
+
 
 def seat_rotation(position: int) -> np.ndarray:
     """2x2 rotation from a seat frame (x right, y towards the centre) to the table frame."""
@@ -176,16 +180,18 @@ class TableZones:
                         break
                     if c0 is not None and top - c0 > 3 * h + 2.1 * u:
                         break
-                    found[k] = (ri, c, top)
+                    found[k] = (ri, c, top, len(m))
                     break
         z.rows = {k: [(round(c, 1), len(m), round(float(np.mean(backs[m])), 2)) for c, m in rows]
                   for k, rows in rows_of.items()}
         walls = {}
         if found:
             # the wall is the innermost ring of backs: a candidate further out is a face-down hand or a row
-            # of melds with concealed kongs on a side whose wall is gone
-            W = min(f[2] for f in found.values()) + h / 2
-            walls = {k: f for k, f in found.items() if abs(f[2] + h / 2 - W) < 0.55 * u}
+            # of melds with concealed kongs on a side whose wall is gone. A row of one or two tiles sets the
+            # ring only where no side shows a longer row (a stray box inside the ring is no wall)
+            rows_long = [f for f in found.values() if f[3] >= WALL_ROW_MIN] or list(found.values())
+            W = min(f[2] for f in rows_long) + h / 2
+            walls = {k: f[:3] for k, f in found.items() if abs(f[2] + h / 2 - W) < 0.55 * u}
         z.wall_candidates = {k: (round(f[1], 1), round(f[2], 1)) for k, f in found.items()}
         if walls:
             z.wall_outer = float(np.median([f[2] for f in walls.values()])) + h / 2
