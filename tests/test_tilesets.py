@@ -96,10 +96,11 @@ def test_learn_adapts_and_never_reads_earlier_examples_worse():
     assert [KINDS[k] for k in pred] == ["1z"] * 6 + ["6z"] * 6
     # the same examples again add nothing
     assert T.learn(ts, red, ["1z"] * 6, ColourFeatures())["added"] == 0
-    # near-copies of the red examples labelled otherwise would make the earlier ones read worse: not kept
+    # near-copies of the red examples labelled otherwise: a head reads either them better and the earlier
+    # ones worse, or them no better (which way depends on rounding: OpenCV 5.0 and 5.1 differ): not kept
     rep = T.learn(ts, _crops((0, 0, 221), 24, rng), ["7z"] * 24, ColourFeatures(), steps=300)
     assert rep["added"] == 24 and not rep["kept"]
-    assert rep["earlier_after"] < rep["earlier_before"]
+    assert rep["earlier_after"] < rep["earlier_before"] or rep["accuracy_after"] <= rep["accuracy_before"]
     again = T.TileSet.load("home")
     assert again.codes.count("7z") == 24         # the examples are kept even when the head is not
     np.testing.assert_array_equal(again.head["weight"], ts.head["weight"])

@@ -499,7 +499,11 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
     head = fit(train_idx)
     after_hold = _accuracy(head, feats_plain[hold], labels[hold], mask)
     after_old = _accuracy(head, feats_plain[:old_n], labels[:old_n], mask)
-    ok = (not len(hold) or after_hold >= before_hold) and (not old_n or after_old >= before_old)
+    # kept when it reads the held-back new examples better (or they were all read right already) and the
+    # earlier ones no worse: a head that learned nothing from them is not kept (near-copies of earlier
+    # examples labelled otherwise can leave it either way, by rounding)
+    gained = after_hold > before_hold or before_hold >= 1.0
+    ok = (not len(hold) or gained) and (not old_n or after_old >= before_old)
     if ok and len(hold):
         head = fit(np.arange(len(ts.codes)))   # the check passed: train on everything
         after_all_old = _accuracy(head, feats_plain[:old_n], labels[:old_n], mask)
