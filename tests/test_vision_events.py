@@ -586,6 +586,18 @@ def test_table_game_names_its_events_in_players_words():
     assert any(t.startswith("You drew ") and not t.endswith("a tile") for t in expected)
 
 
+def _said(video, stream):
+    """A TableGame fed ``stream``, and every problem it said on the way."""
+    from vision.events import TableGame
+
+    game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    said = []
+    for o in stream:
+        game.feed(o)
+        said += game.problems
+    return game, said
+
+
 def _discard_misread(frames_misread):
     """Sanma 55 with a hidden seat's discard, read right when it was thrown, read as another tile in the later
     frames ``frames_misread(k)`` says (k: the frame it was thrown in); (video, stream, expected, the engine
@@ -626,7 +638,7 @@ def test_a_discard_read_otherwise_for_good_is_corrected_and_replayed():
     """The same discard read as another tile in every frame from some point on (a user's correction, or the
     table seen better): after DISPUTE_FRAMES frames the log takes that reading, the engine replays the hand,
     and the TableGame says so."""
-    from vision.events import DISPUTE_FRAMES, TableGame
+    from vision.events import DISPUTE_FRAMES
 
     video, stream, expected, seat, at, code, wrong = _discard_misread(lambda k, n: range(k + 2, n))
     inf = infer(video, stream)
@@ -637,11 +649,7 @@ def test_a_discard_read_otherwise_for_good_is_corrected_and_replayed():
     first = next(i for i, o in enumerate(stream) if o.seat(video.order[seat]).discards[at:at + 1] == [wrong])
     # counted once it is no longer the row's latest discard (that one may have been called and another thrown)
     assert [c[1:] for c in inf.corrected] == [(seat, code, wrong)] and inf.corrected[0][0] >= first + DISPUTE_FRAMES
-    game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
-    said = []
-    for o in stream:
-        game.feed(o)
-        said += game.problems
+    game, said = _said(video, stream)
     assert f"discard {code} is read as {wrong} now: the hand is replayed with it." in " ".join(said)
     assert game.hand == want[:len(game.hand)]
 
@@ -699,13 +707,9 @@ def test_a_camera_discard_misread_takes_the_alternative_its_hand_holds():
     assert inf.events == expected, compare_logs(inf.events, expected)[1]
     assert inf.readings == [(k + 1, video.camera_seat, "discard", wrong, tile)]
     assert inf.rereads == [] and inf.corrected == []
-    from vision.events import SEAT_WINDS, TableGame
+    from vision.events import SEAT_WINDS
 
-    game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
-    said = []
-    for o in stream:
-        game.feed(o)
-        said += game.problems
+    game, said = _said(video, stream)
     assert (f"{SEAT_WINDS[video.camera_seat]}'s discard read as {wrong} is taken as {tile}, its next best "
             "reading: only that one fits the game.") in said
 
@@ -743,13 +747,9 @@ def test_a_call_shows_the_discard_it_took():
     assert inf.events == expected, compare_logs(inf.events, expected)[1]
     assert inf.readings == [(c + 1, ev.seat, "called", wrong, ev.tile.code)]
     assert not [p for p in inf.problems if p.kind in ("impossible", "unexplained")]
-    from vision.events import SEAT_WINDS, TableGame
+    from vision.events import SEAT_WINDS
 
-    game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
-    said = []
-    for o in stream:
-        game.feed(o)
-        said += game.problems
+    game, said = _said(video, stream)
     assert (f"{SEAT_WINDS[ev.seat]}'s discard {wrong} is read as {ev.tile.code}, the tile the call took: the hand "
             "is replayed with it.") in said
     assert game.hand == expected[:len(game.hand)] and len(game.hand) > c

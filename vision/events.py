@@ -869,8 +869,8 @@ def _claimed_instead(events: Sequence[Event], t: _Target, g: _Target, ctx: _Ctx)
         if Counter(t.centre) - Counter(g.centre) != Counter([was]):
             return None
     else:
-        r, want = t.seats[d].discards, g.seats[d].discards
-        if not r or r[-1] != was or len(want) != len(r) - 1 or want != r[:-1]:
+        r = t.seats[d].discards
+        if not r or r[-1] != was or g.seats[d].discards != r[:-1]:
             return None
     for j, w in enumerate(g.seats):
         for m in w.shown[len(t.seats[j].melds):]:
@@ -1217,8 +1217,9 @@ class EventInferrer:
         if found:
             return self._problem("impossible", " ".join(found))
         path = explain(st, g, ctx, self.max_nodes)
+        alternatives = _alternative_targets(obs, seen, g, ctx) if path is None else []
         if path is None:       # a newly seen tile read doubtfully: its close alternatives first
-            path = self._alternative(obs, st, seen, g, ctx, 0.0, ALTERNATIVE_CLOSE)
+            path = self._alternative(st, alternatives, ctx, 0.0, ALTERNATIVE_CLOSE)
         if path is None:
             fixed = self._reread(seen, g, ctx)
             if fixed is not None:
@@ -1226,19 +1227,18 @@ class EventInferrer:
                 self.events, self.states = events, states
                 self.rereads.append((self.frames, was, now))
         if path is None:
-            path = self._alternative(obs, st, seen, g, ctx, ALTERNATIVE_CLOSE, math.inf)
+            path = self._alternative(st, alternatives, ctx, ALTERNATIVE_CLOSE, math.inf)
         if path is None:
             return self._problem("unexplained", f"No moves in turn order explain what changed "
                                                 f"({_describe(seen, g, ctx)}); the frame is skipped.")
         return self._extend(path)
 
-    def _alternative(self, obs: TableObservation, st: PlayState, t: _Target, g: _Target, ctx: _Ctx,
-                     low: float, high: float):
-        """The first of the newly seen tiles' alternative readings (likeliest first, less likely than the
-        reading by a log ratio in [``low``, ``high``)) that lets the engine explain the frame: its path, or
-        None."""
+    def _alternative(self, st: PlayState, alternatives, ctx: _Ctx, low: float, high: float):
+        """The first of the newly seen tiles' alternative readings (:func:`_alternative_targets`, likeliest
+        first) less likely than the reading by a log ratio in [``low``, ``high``) that lets the engine explain
+        the frame: its path, or None."""
         budget = max(200, self.max_nodes // 4)
-        for cost, target, (seat, part, was, now) in _alternative_targets(obs, t, g, ctx):
+        for cost, target, (seat, part, was, now) in alternatives:
             if not low <= cost < high:
                 continue
             path = explain(st, target, ctx, budget)
@@ -1487,7 +1487,8 @@ class TableGame:
                           if part != "called" and seat >= 0]
         called = [r for r in new_readings if r[2] == "called"]
         if len(inf.rereads) > rereads or len(inf.corrected) > corrected or called:
-            # an earlier reading of the camera player's hand was corrected: the hand is followed from its deal
+            # an earlier reading was corrected (the camera player's hand, a discard): the engine replayed the
+            # hand, which is followed again from its deal
             k = max(i for i, e in enumerate(inf.events) if isinstance(e, Deal))
             events, states = inf.events[k:], inf.states[k:]
             self.state, self.win, self._before_win = None, None, None

@@ -541,7 +541,9 @@ class LiveAnalyzer:
         t3 = time.perf_counter()
         if observation is not None and settled:
             change = describe_change(self._stable_obs, observation)
-            if change:
+            if change and self._state is None:
+                # the table's change in positions only until a game is followed: then the status bar names
+                # the engine's events (a change it did not accept is no event: "seat 1 drew" for a misread)
                 self._last_event = change
             if change or self._stable_obs is None or self._game is None or self._game.variant != self.variant:
                 self._follow_game(observation)

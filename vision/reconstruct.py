@@ -372,7 +372,7 @@ def meld_reading(tiles, sideways: int, extra: str | None, variant, floor: float 
     stands_for), how much less likely than as read: the sum of log-probability ratios), or None."""
     options = []
     for p in tiles:
-        read = float(getattr(p, "confidence", 1.0) or 1.0)
+        read = p.confidence
         opts = [(p.code, 0.0)]
         opts += [(c, float(np.log(max(read, 1e-6) / max(q, 1e-6)))) for c, q in _alternatives(p)
                  if c != p.code and q >= floor and in_set(c, variant)]
@@ -740,7 +740,7 @@ def _wall_row_ends(pieces: list[Piece], pos, zn, zones: TableZones, tw: float, t
             else:
                 groups.append([(x, i)])
         for gi, g in enumerate(groups):
-            if not pieces[g[0][1]].standing or len(g) > 3:
+            if not pieces[g[0][1]].standing:
                 continue
             beside = [groups[j] for j in (gi - 1, gi + 1) if 0 <= j < len(groups)]
             if any(not pieces[h[0][1]].standing and min(abs(h[-1][0] - g[0][0]), abs(h[0][0] - g[-1][0])) < 1.3 * tw
