@@ -247,6 +247,31 @@ def test_a_set_aside_tile_misread_is_read_as_its_likely_bonus_alternative():
     assert any("7z in the bonus area of position 0 is not a bonus tile" in p.message for p in obs.problems)
 
 
+def test_an_unsure_tile_in_a_sanma_bonus_area_is_a_north():
+    """Sanma sets aside only Norths (sanma.md): a far North read unsurely as a kind that never lies there
+    (2z 0.23, then 6z, 1z: no 4z in its top 3, as generated sanma hand 0 showed) is a North; a sure reading
+    (0.9) is a tile misplaced there and stays flagged. Hong Kong has eight bonus kinds: nothing is guessed."""
+    from assistant.variants import get_variant
+    from vision.reconstruct import SOLE_ASIDE_UNSURE, sole_aside
+
+    assert sole_aside(get_variant("sanma"), True) == "4z" and SOLE_ASIDE_UNSURE == 0.5
+    assert [sole_aside(get_variant(n), False) for n in ("korean-3p", "hong-kong", "three-kaki")] == [None] * 3
+    truth = sanma_table(norths=["4z"])
+
+    def misread(p):
+        def edit(dets, labels):
+            i = next(i for i, lab in enumerate(labels) if lab["role"][0] == "bonus")
+            dets[i].update(code="2z", confidence=p, top3=[{"code": "2z", "p": p}, {"code": "6z", "p": 0.2},
+                                                          {"code": "1z", "p": 0.085}])
+        return edit
+
+    obs, _ = read(truth, edit=misread(0.23))
+    assert obs.seat(0).norths == ["4z"] and obs.seat(0).bonus == [] and obs.problems == []
+    obs, _ = read(truth, edit=misread(0.9))
+    assert obs.seat(0).norths == [] and obs.seat(0).bonus == ["2z"]
+    assert [p.message for p in obs.problems] == ["2z in the bonus area of position 0 is not a bonus tile."]
+
+
 def test_observation_json_round_trip_and_schema():
     obs, _ = read(sanma_table([meld(["7z", "7z", "7z"], source=1)]))
     d = obs.to_dict()
@@ -313,8 +338,8 @@ def test_a_meld_with_misread_tiles_is_read_as_the_set_its_alternatives_make():
 
 def test_a_meld_no_alternative_makes_a_set_stays_a_bad_meld():
     truth = sanma_table([meld(["7z", "7z", "7z"], source=2)])
-    obs, _ = read(truth, edit=_misread_as(("meld", 0, 0, 0), "1z", [("1z", 0.9), ("2z", 0.05), ("7z", 0.04)]))
-    assert "melds_reread" not in obs.meta       # 7z below the 5 % floor, 2z makes no set
+    obs, _ = read(truth, edit=_misread_as(("meld", 0, 0, 0), "1z", [("1z", 0.9), ("2z", 0.05), ("7z", 0.01)]))
+    assert "melds_reread" not in obs.meta       # 7z below the 2 % floor, 2z makes no set
     assert [(m.type, m.tiles) for m in obs.seat(0).melds] == [("unknown", ["1z", "7z", "7z"])]
     assert [p.message for p in obs.problems] == [
         "The group 1z 7z 7z in the melds of position 0 is no chow, pong or kong of sanma."]

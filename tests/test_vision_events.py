@@ -753,3 +753,82 @@ def test_a_call_shows_the_discard_it_took():
     assert (f"{SEAT_WINDS[ev.seat]}'s discard {wrong} is read as {ev.tile.code}, the tile the call took: the hand "
             "is replayed with it.") in said
     assert game.hand == expected[:len(game.hand)] and len(game.hand) > c
+
+
+def _meld_unreadable(video, observations, c: int, pos: int, tiles=("1z", "7z", "4z")):
+    """From frame ``c`` on, the newest meld of position ``pos`` read as ``tiles`` (no meld: a far pong misread,
+    one of its tiles missed, the North beside it taken in), as generated sanma hand 0 showed."""
+    def unreadable(d):
+        seat = _seat(d, pos)
+        m = seat["melds"][-1]
+        m.update(type="unknown", tiles=list(tiles), sideways=None, source=None, source_position=None,
+                 stands_for=[], notation="")
+        rows = [a for a in d["assignments"] if a["part"] == "meld" and a["position"] == pos
+                and a["at"][0] == len(seat["melds"]) - 1]
+        for a, code in zip(rows, tiles, strict=False):
+            a.update(code=code, confidence=0.2, top3=[[code, 0.2], ["7z", 0.1]])
+    return [o if i < c else _with(o, unreadable) for i, o in enumerate(observations)]
+
+
+def test_a_call_whose_meld_cannot_be_read_is_taken_from_the_discard_it_took():
+    """A hidden seat pongs East's 7z, and its new meld reads 1z 7z 4z in every frame from then on: the discard
+    vanished, that seat's meld area shows new tiles, and the only call the engine allows of that discard there
+    is the pong, so the follower takes it; the log is the script's. Before: 'the 7z vanished from the discard
+    row, but no new meld shows it' in every frame, and the pong never followed."""
+    video, observations, expected = hand("sanma", 0, 12)
+    c = _frame_after(video, "pong")
+    ev = video.events[video.frames[c].event_index]
+    assert ev.seat != video.camera_seat and ev.meld == "[777z@2]"
+    stream = _meld_unreadable(video, observations, c, video.order[ev.seat])
+    inf = infer(video, stream)
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    assert inf.readings == [(c + 1, ev.seat, "call", "1z 7z 4z", "7z 7z 7z")]
+    assert not [p for p in inf.problems if p.kind in ("impossible", "unexplained")]
+    from vision.events import SEAT_WINDS
+
+    game, said = _said(video, stream)
+    assert (f"{SEAT_WINDS[ev.seat]}'s new meld reads 1z 7z 4z, which is no meld: it is taken as 7z 7z 7z, made "
+            "with the discard it took.") in said
+    assert game.hand == expected[:len(game.hand)] and len(game.hand) > c
+
+
+def test_a_seat_that_calls_was_not_in_riichi():
+    """The same hand with the claimant's first discard read lying sideways (a far tile boxed on the wrong
+    axis: followed as its riichi): a player in riichi never pongs, so the riichi is taken back, the engine
+    replays the hand, the pong is followed and the log is the script's."""
+    video, observations, expected = hand("sanma", 0, 12)
+    c = _frame_after(video, "pong")
+    ev = video.events[video.frames[c].event_index]
+    pos = video.order[ev.seat]
+    k = _frame_after(video, "discard", seat=ev.seat)
+
+    def sideways(d):
+        _seat(d, pos)["riichi"] = 0
+
+    unreadable = _meld_unreadable(video, observations, c, pos)
+    stream = [o if i < k else _with(o, sideways) for i, o in enumerate(unreadable)]
+    riichi = infer(video, stream[:c])
+    # its two discards before the pong: the first followed as its riichi
+    assert [e.riichi for e in riichi.events if e.type == "discard" and e.seat == ev.seat] == [True, False]
+    inf = infer(video, stream)
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    assert [r[2] for r in inf.readings] == ["no riichi", "call"]
+    from vision.events import SEAT_WINDS
+
+    game, said = _said(video, stream)
+    w = SEAT_WINDS[ev.seat]
+    assert (f"{w} called a tile, which a player in riichi cannot: the tile read lying sideways in {w}'s row was "
+            "no riichi, and the hand is replayed.") in said
+    assert game.hand == expected[:len(game.hand)] and len(game.hand) > c
+
+
+def test_a_dealt_table_with_two_dora_indicators_waits_for_one():
+    """A standing hand's top read as a second face-up tile on the wall at the deal: no kong has been made, so
+    one indicator is a misread; the deal waits for a frame that shows one (before, the deal took both and
+    every later frame was 'indicators stay turned over')."""
+    video, observations, expected = hand("sanma", 0, 12)
+    stream = [_with(observations[0], lambda d: d["dora_indicators"].append("1s"))] + list(observations[1:])
+    inf = infer(video, stream)
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    assert [(p.frame, p.kind) for p in inf.problems] == [(1, "impossible")]
+    assert "shows one dora indicator, not 2 (8p 1s)" in inf.problems[0].message

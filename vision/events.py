@@ -858,6 +858,60 @@ def _alternative_targets(obs: TableObservation, t: _Target, g: _Target, ctx: _Ct
     return out[:ALTERNATIVES_TRIED]
 
 
+#: a seat's meld area must show at least this many tiles more than its followed melds for a call to be taken
+#: from the discard it took when the new meld itself cannot be read (a far tile is often missed too)
+CALL_TILES_SEEN = 2
+
+
+def _call_targets(obs: TableObservation, st: PlayState, t: _Target, g: _Target, ctx: _Ctx
+                  ) -> list[tuple[_Target, tuple[int, str, str, str]]]:
+    """When the discard just followed vanished (from its row, or the centre pool) and no readable meld shows
+    it, but a seat's meld area shows new tiles that make no meld (a far pong misread, one of its tiles
+    missed): the melds that call could have made of that discard (pong, chow where the rules have it, an open
+    kong when four tiles show), best fitting the new tiles' top-3 readings first, as targets: [(target, (seat,
+    "call", the tiles as read, the meld))]. The engine judges which call is legal."""
+    if st.phase != "claim_window" or st.last_tile is None:
+        return []
+    d, gone = st.turn, st.last_tile.code
+    if ctx.hk:
+        if Counter(t.centre) - Counter(g.centre) != Counter([gone]):
+            return []
+    elif g.seats[d].discards != t.seats[d].discards[:-1]:
+        return []
+    out = []
+    for j in range(ctx.players):
+        if j == d or len(g.seats[j].shown) > len(t.seats[j].melds) or len(g.seats[j].melds) > len(t.seats[j].melds):
+            continue   # a meld read there: the checks and the moves judge it
+        seat = obs.seat(ctx.order[j])
+        raw = [a for a in obs.assignments if a.get("part") == "meld" and a.get("position") == ctx.order[j]]
+        followed = sum(len(k.codes) for k in t.seats[j].melds)
+        if seat is None or len(raw) - followed < CALL_TILES_SEEN:
+            continue
+        probs = [{str(c): float(q) for c, q in (a.get("top3") or [[a.get("code"), 1.0]])} for a in raw]
+        shapes: list[tuple[str, tuple[str, ...]]] = [("pong", (gone,) * 3)]
+        if "chow" in ctx.variant.calls and j == ctx.next(d) and gone[1] in "mps":
+            n = int(_plain(gone)[0])
+            for lo in (n - 2, n - 1, n):
+                if 1 <= lo and lo + 2 <= 9:
+                    shapes.append(("chow", tuple(gone if k == n else f"{k}{gone[1]}" for k in range(lo, lo + 3))))
+        if len(raw) - followed >= 4:
+            shapes.append(("kong", (gone,) * 4))
+
+        def fit(codes: tuple[str, ...], probs=probs) -> float:
+            return sum(max(p.get(c, 0.0) for c in set(codes)) for p in probs)
+
+        for kind, codes in sorted(shapes, key=lambda x: -fit(x[1])):
+            used = list(codes)
+            used.remove(gone)
+            meld = _Meld(kind, (gone, *used), 0, ctx.back(j, d), None, False, (gone, *used))
+            seats = list(g.seats)
+            v = t.seats[j]
+            seats[j] = replace(g.seats[j], melds=v.melds + (meld.key,), shown=g.seats[j].shown + (meld,))
+            read = " ".join(str(a.get("code")) for a in raw)
+            out.append((replace(g, seats=tuple(seats)), (j, "call", read, " ".join(_sorted(codes)))))
+    return out
+
+
 def _claimed_instead(events: Sequence[Event], t: _Target, g: _Target, ctx: _Ctx) -> tuple[int, str, str] | None:
     """When the latest event is a discard and a new meld claims another tile from its seat where it lay: the
     call shows what the discard was (read wrongly). Returns (the discard's index in ``events``, read, now)."""
@@ -960,8 +1014,10 @@ def _patched(t: _Target, g: _Target, problems: Sequence, ctx: _Ctx) -> _Target |
                 seats[i] = replace(v, discards=s.discards, sideways=s.sideways)
             elif part == "sideways":
                 seats[i] = replace(v, sideways=s.sideways)
-            elif part == "melds":
-                seats[i] = replace(v, melds=s.melds, shown=v.shown[:len(s.melds)])
+            elif part == "melds":   # tiles set aside that a bad group took in stay set aside
+                kept: dict[str, Any] = {} if _kept(s.bonus, v.bonus) and _kept(s.norths, v.norths) else \
+                    {"bonus": s.bonus, "norths": s.norths}
+                seats[i] = replace(v, melds=s.melds, shown=v.shown[:len(s.melds)], **kept)
             else:
                 seats[i] = replace(v, bonus=s.bonus, norths=s.norths)
     return replace(g, seats=tuple(seats), dora=dora)
@@ -1119,8 +1175,10 @@ class EventInferrer:
     corrected: list[tuple[int, int, str, str]] = field(default_factory=list)
     #: (frame, seat, part, read, now): newly seen tiles the follower took as a top-3 alternative because only
     #: that reading let the engine explain the frame (part: discard, hand, dora, centre; a discard out of the
-    #: known hand ...), and followed discards read as the tile a call then took (part "called": the log is
-    #: rewritten and the engine replays the hand)
+    #: known hand ...), followed discards read as the tile a call then took (part "called": the log is
+    #: rewritten and the engine replays the hand), new melds that read as no meld taken as the call the
+    #: discard they took allows (part "call": read, the meld) and a riichi taken back because its seat called
+    #: (part "no riichi": the log is rewritten and replayed)
     readings: list[tuple[int, int, str, str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -1214,9 +1272,13 @@ class EventInferrer:
             assert st is not None
             seen = _seen(st, ctx)
         found = [m for check in CHECKS for m in check(seen, g, ctx)]
-        if found:
-            return self._problem("impossible", " ".join(found))
-        path = explain(st, g, ctx, self.max_nodes)
+        path = None
+        if found:   # a discard taken by a call whose meld cannot be read: the call the discard allows
+            path = self._call(obs, st, seen, g, ctx)
+            if path is None:
+                return self._problem("impossible", " ".join(found))
+        if path is None:
+            path = explain(st, g, ctx, self.max_nodes)
         alternatives = _alternative_targets(obs, seen, g, ctx) if path is None else []
         if path is None:       # a newly seen tile read doubtfully: its close alternatives first
             path = self._alternative(st, alternatives, ctx, 0.0, ALTERNATIVE_CLOSE)
@@ -1246,6 +1308,42 @@ class EventInferrer:
                 self.readings.append((self.frames, seat, part, was, now))
                 return path
         return None
+
+    def _call(self, obs: TableObservation, st: PlayState, t: _Target, g: _Target, ctx: _Ctx):
+        """The first call of :func:`_call_targets` that passes the checks and that the engine explains: its
+        path (recorded in :attr:`readings`), or None."""
+        budget = max(200, self.max_nodes // 4)
+        for target, (seat, part, was, now) in _call_targets(obs, st, t, g, ctx):
+            if any(m for check in CHECKS for m in check(t, target, ctx)):
+                continue
+            path = explain(st, target, ctx, budget)
+            if path is None and st.seats[seat].in_riichi:
+                path = self._unriichi(seat, target, ctx, budget)
+            if path is not None:
+                self.readings.append((self.frames, seat, part, was, now))
+                return path
+        return None
+
+    def _unriichi(self, seat: int, target: _Target, ctx: _Ctx, budget: int):
+        """A seat followed as in riichi calls a discard, which a player in riichi never does: the tile read
+        lying sideways in its row was a misread (a far tile boxed on the wrong axis). Its riichi is taken back,
+        the engine replays the hand, and the call is explained again: the path (the log rewritten, recorded in
+        :attr:`readings` as part "no riichi"), or None (nothing changed)."""
+        start = max(i for i, e in enumerate(self.events) if isinstance(e, Deal))
+        events = [replace(e, riichi=False) if isinstance(e, Discard) and e.seat == seat and e.riichi and i >= start
+                  else e for i, e in enumerate(self.events)]
+        states = _play(None, events[start:])
+        if states is None:
+            return None
+        seats = list(target.seats)
+        seats[seat] = replace(seats[seat], sideways=None)
+        path = explain(states[-1], replace(target, seats=tuple(seats)), ctx, budget)
+        if path is None:
+            return None
+        row = target.seats[seat].discards
+        self.events, self.states = events, self.states[:start] + list(states)
+        self.readings.append((self.frames, seat, "no riichi", " ".join(row), " ".join(row)))
+        return path
 
     def _called_discard(self, t: _Target, g: _Target, ctx: _Ctx) -> bool:
         """A call shows the discard it took as another tile than the one followed (:func:`_claimed_instead`):
@@ -1326,6 +1424,9 @@ class EventInferrer:
             return self._problem("no_deal", "The table already shows discards or melds: waiting for a new deal.")
         self._disputes, self._refused = {}, set()     # places in the rows of the hand before
         found = _check_camera(None, g, ctx) + _check_hidden(None, g, ctx)
+        if len(g.dora) > 1:   # no kong before the deal: one of them is a misread (a standing hand's top)
+            found.append(f"A dealt table shows one dora indicator, not {len(g.dora)} ({' '.join(g.dora)}): waiting "
+                         "for a frame that shows one.")
         if found:
             return self._problem("impossible", " ".join(found))
         cam = g.seats[ctx.camera]
@@ -1482,10 +1583,18 @@ class TableGame:
         self.problems = [p.message for p in inf.problems[before:]]
         states = inf.states[len(inf.states) - len(events):]
         new_readings = inf.readings[readings:]
-        self.problems += [f"{SEAT_WINDS[seat]}'s {part} read as {was} is taken as {now}, its next best reading: "
-                          "only that one fits the game." for _, seat, part, was, now in new_readings
-                          if part != "called" and seat >= 0]
-        called = [r for r in new_readings if r[2] == "called"]
+        for _, seat, part, was, now in new_readings:
+            if part == "call":
+                self.problems.append(f"{SEAT_WINDS[seat]}'s new meld reads {was}, which is no meld: it is taken as "
+                                     f"{now}, made with the discard it took.")
+            elif part == "no riichi":
+                self.problems.append(f"{SEAT_WINDS[seat]} called a tile, which a player in riichi cannot: the tile "
+                                     f"read lying sideways in {SEAT_WINDS[seat]}'s row was no riichi, and the hand "
+                                     "is replayed.")
+            elif part != "called" and seat >= 0:
+                self.problems.append(f"{SEAT_WINDS[seat]}'s {part} read as {was} is taken as {now}, its next best "
+                                     "reading: only that one fits the game.")
+        called = [r for r in new_readings if r[2] in ("called", "no riichi")]
         if len(inf.rereads) > rereads or len(inf.corrected) > corrected or called:
             # an earlier reading was corrected (the camera player's hand, a discard): the engine replayed the
             # hand, which is followed again from its deal
@@ -1498,7 +1607,7 @@ class TableGame:
             self.problems += [f"{SEAT_WINDS[seat]}'s discard {was} is read as {now} now: the hand is replayed "
                               "with it." for _, seat, was, now in inf.corrected[corrected:]]
             self.problems += [f"{SEAT_WINDS[seat]}'s discard {was} is read as {now}, the tile the call took: the "
-                              "hand is replayed with it." for _, seat, _, was, now in called]
+                              "hand is replayed with it." for _, seat, part, was, now in called if part == "called"]
         self.start = self.state
         for ev, st in zip(events, states, strict=True):
             if isinstance(ev, Deal):

@@ -45,6 +45,12 @@ BONUS_SUITS = "fgah"
 
 #: the parse cost of a meld made a set by reading a tile as its next best (besides how much less likely)
 MELD_REREAD_COST = 2.0
+#: the least probability of a top-3 reading a meld may take (a sideways pong tile far away is often read as a
+#: neighbouring honour with its own kind a few per cent behind)
+MELD_READING_FLOOR = 0.02
+#: a tile in a bonus area read less surely than this as a kind that never lies there is the rule system's
+#: only kind that does (:func:`sole_aside`); a sure reading there is a meld or hand tile misplaced
+SOLE_ASIDE_UNSURE = 0.5
 
 
 @dataclass
@@ -137,6 +143,16 @@ def bonus_reading(piece, variant, is_sanma: bool, floor: float = 0.05) -> str | 
         if bool(variant.has_jokers) if code == "jk" else (_set_aside(code, is_sanma) and in_set(code, variant)):
             return code
     return None
+
+
+def sole_aside(variant, is_sanma: bool) -> str | None:
+    """The one kind of tile that lies in a rule system's bonus areas, where it has only one (sanma: the North
+    set aside), else None: there, a tile in a bonus area read as a kind that never lies there is that kind."""
+    from .kinds import KINDS
+
+    kinds = [c for c in KINDS if c not in ("bk", "none") and in_set(c, variant)
+             and (bool(variant.has_jokers) if c == "jk" else _set_aside(c, is_sanma))]
+    return kinds[0] if len(kinds) == 1 else None
 
 
 def read_in_set(detections, variant, floor: float = 0.05) -> tuple[list, list[dict]]:
@@ -365,7 +381,7 @@ def resolve_meld(codes: list[str], sideways: int | None, extra: str | None, vari
     return None
 
 
-def meld_reading(tiles, sideways: int, extra: str | None, variant, floor: float = 0.05
+def meld_reading(tiles, sideways: int, extra: str | None, variant, floor: float = MELD_READING_FLOOR
                  ) -> tuple[list[str], tuple[str, list[str]], float] | None:
     """For a group read as no set: the likeliest readings of its tiles (each its code or a top-3 alternative
     of probability at least ``floor`` in the rule system's set) that make it one. Returns (codes, (type,
@@ -828,6 +844,12 @@ def _apart_from_standing_row(p: Piece, level: list[Piece], tw: float) -> bool:
     return all(q.back and not q.standing for q in own)
 
 
+#: how far inside a seen wall row's line (in tile heights) a face-up tile may map and still be that wall's
+#: dora indicator: an indicator lies on the top layer, and from a low seat camera a far wall's box often
+#: falls short of the line (measured on generated sanma hands: 0.21-0.26; discard rows lie a tile or more in)
+DORA_INSIDE = 0.3
+
+
 def _off_wall_tiles(pieces: list[Piece], zones: TableZones, th: float, dora: bool) -> None:
     """Tiles in the wall band that cannot be wall tiles go to the band they are nearest: a face-up tile is a
     dora indicator only on the wall's top layer, so on a side whose wall row was seen it must lie on that
@@ -849,7 +871,7 @@ def _off_wall_tiles(pieces: list[Piece], zones: TableZones, th: float, dora: boo
             if k not in zones.wall_sides or \
                     p.d <= max(zones.wall_centres[k], zones.wall_candidates[k][1]) + 0.22 * th:
                 continue
-        elif dora and (k not in zones.wall_sides or abs(off) <= 0.17 * th):
+        elif dora and (k not in zones.wall_sides or -DORA_INSIDE * th <= off <= 0.17 * th):
             continue
         # in line with its side's hand/meld row: part of it (seen across the table, a meld beyond the wall
         # can map inside the line of the wall's top layer)
@@ -898,6 +920,7 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
                                           discard_rows=v.name != "hong-kong", dora="riichi" in v.calls)
     hk = v.name == "hong-kong"
     is_sanma = "kita" in v.calls
+    sole = sole_aside(v, is_sanma)
     # occupied positions: the sides with most hand/meld/discard tiles
     evidence = Counter(p.position for p in pieces if p.zone in ("outer", "discards") and p.position >= 0)
     if positions is not None:
@@ -1005,7 +1028,8 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
         seat.melds = melds
         for p in bonus:
             if not _set_aside(p.code, is_sanma):
-                p.code = bonus_reading(p, v, is_sanma) or p.code   # read as the bonus tile it likely is
+                p.code = bonus_reading(p, v, is_sanma) or (
+                    sole if sole and p.confidence < SOLE_ASIDE_UNSURE else p.code)   # the bonus tile it likely is
             if is_sanma and p.code == "4z":
                 part[p.index] = ("north", k, len(seat.norths))
                 seat.norths.append(p.code)
