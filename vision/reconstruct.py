@@ -966,6 +966,10 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
         seat = SeatObservation(k)
         outer = [p for p in pieces if p.position == k and p.zone == "outer"]
         outer = _mark_extras(outer, tw, th)
+        for p in _stray_backs(outer, th):      # a false box beside a face-up hand: left out, not in the hand
+            outer.remove(p)
+            part[p.index] = ("unplaced", p.position, len(unplaced))
+            unplaced.append(_unplaced(p))
         row = sorted(outer, key=lambda p: p.x)
         # a tile read as sideways that sits closer to a neighbour than a sideways tile could is upright, and so
         # is a run of three or more "sideways" tiles (melds have one each): a standing hand seen from its side.
@@ -1086,6 +1090,22 @@ def _canon(code: str):
         return (0, sort_key(Tile.from_code(code)))
     except Exception:
         return (1, (0, 0))
+
+
+#: a back this far (tile heights) from the line of a row of faces lies off that row
+STRAY_BACK_OFF = 1.0
+
+
+def _stray_backs(outer: list[Piece], th: float) -> list[Piece]:
+    """Backs far off the line of an outer row that is mostly faces (a hand laid face up to the camera): false
+    boxes, such as a wall row's corner shadow between the wall and the camera player's hand (generated Hong
+    Kong hand 0 read one there in every frame: a back in the camera player's hand stopped the hand), not hand
+    tiles; a concealed kong's backs lie on the row's line."""
+    faces = [p.d for p in outer if p.face_up and not p.back]
+    if len(faces) < 5 or 2 * sum(p.back for p in outer) >= len(outer):
+        return []
+    line = float(np.median(faces))
+    return [p for p in outer if p.back and abs(p.d - line) > STRAY_BACK_OFF * th]
 
 
 def _unplaced(p: Piece) -> dict:
