@@ -351,3 +351,28 @@ def test_a_bonus_tile_read_among_a_hidden_hands_backs_is_no_problem():
     obs, _ = read(sanma_table(), edit=lambda d, lab: _set_code(d, lab, ("hand", 1, 5), "2f"))
     assert "2f" in obs.seat(1).hand
     assert [p.kind for p in obs.problems] == []
+
+
+def test_a_back_boxed_between_the_wall_and_a_face_up_hand_is_left_out():
+    """A false back box (a wall corner's shadow) between the wall and the camera player's face-up hand, its
+    box moved 0.9 of its image height towards the discards (about 0.9 tile heights in from the hand's line on
+    the table, the wall lying some 1.6 in): left out as unplaced (an advisory problem), the hand keeps its 13
+    faces. Before, the hand read 13 faces and a back, and the follower stopped ('not seen face up')."""
+    from vision.reconstruct import STRAY_BACK_OFF
+
+    truth = sanma_table()
+
+    def shadow(dets, labels):
+        hand = [i for i, lab in enumerate(labels) if lab["role"][:2] == ["hand", 0]]
+        row = [i for i, lab in enumerate(labels) if lab["role"][:2] == ["discard", 0]]
+        q = np.array(labels[hand[4]]["corners"], float)
+        toward = np.mean(labels[row[0]]["corners"], axis=0) - q.mean(0)
+        height = np.linalg.norm(q[0] - q[3])
+        dets.append({"code": "bk", "confidence": 0.8, "top3": [{"code": "bk", "p": 0.8}],
+                     "corners": (q + toward / np.linalg.norm(toward) * 0.9 * height).tolist(), "face_up": False,
+                     "rotation": 0, "angle": 0.0, "det_score": 0.3})
+
+    obs, _ = read(truth, edit=shadow)
+    assert STRAY_BACK_OFF == 0.7
+    assert obs.seat(0).hand == truth.seats[0].hand
+    assert [(u["code"], p.kind) for u, p in zip(obs.unplaced, obs.problems, strict=True)] == [("bk", "unplaced")]

@@ -1093,7 +1093,7 @@ def _canon(code: str):
 
 
 #: a back this far (tile heights) from the line of a row of faces lies off that row
-STRAY_BACK_OFF = 1.0
+STRAY_BACK_OFF = 0.7
 
 
 def _stray_backs(outer: list[Piece], th: float) -> list[Piece]:
