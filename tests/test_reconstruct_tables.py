@@ -300,24 +300,39 @@ def test_a_pong_whose_sideways_tile_reads_upright_is_still_a_pong():
     assert not obs.seat(0).bonus and not obs.problems
 
 
-def test_three_like_tiles_all_upright_and_alike_are_no_meld():
-    """Without a sideways tile and no tile standing out by its shape, three white dragons right of the hand
-    stay what they look like: not a meld (the page says so)."""
-    truth = sanma_table([meld(["5z", "5z", "5z"], source=2)])
-
-    def all_upright(dets, labels):
+def _all_upright(spacing: float):
+    """An edit: the meld's sideways tile (its third) boxed as an upright tile of its neighbour's size and
+    direction, ``spacing`` times as far from its neighbour as the two upright tiles lie apart."""
+    def edit(dets, labels):
+        boxes = {tuple(lb["role"][:4]): np.array(e["corners"], float) for e, lb in zip(dets, labels, strict=False)}
         for d, lab in zip(dets, labels, strict=False):
             if lab["role"][:4] == ["meld", 0, 0, 2]:
-                c = np.array(d["corners"], float)
-                centre = c.mean(0)
-                # an upright-looking box of an upright tile's size and direction at the same place
-                ref = next(np.array(e["corners"], float) for e, lb in zip(dets, labels, strict=False)
-                           if lb["role"][:4] == ["meld", 0, 0, 1])
+                ref, first = boxes[("meld", 0, 0, 1)], boxes[("meld", 0, 0, 0)]
+                centre = ref.mean(0) + spacing * (ref.mean(0) - first.mean(0))
                 d["corners"] = (ref - ref.mean(0) + centre).tolist()
+    return edit
 
-    obs, _ = read(truth, edit=all_upright)
+
+def test_three_like_tiles_all_upright_and_alike_are_no_meld():
+    """Without a sideways tile, no tile standing out by its shape and the three evenly spaced, three white
+    dragons right of the hand stay what they look like: not a meld (the page says so)."""
+    truth = sanma_table([meld(["5z", "5z", "5z"], source=2)])
+    obs, _ = read(truth, edit=_all_upright(1.0))
     assert obs.seat(0).melds == []
     assert any(p.kind == "bad_meld" for p in obs.problems)
+
+
+def test_a_sideways_tile_boxed_upright_is_found_by_its_spacing():
+    """The same pong with the sideways tile boxed upright 1.4 times as far from its neighbour as the upright
+    tiles lie apart (generated three-kaki hand 0 showed a pong with a joker so, its sideways tile boxed upside
+    down 41 mm from its neighbour, the upright ones 29 apart): that is the sideways tile, and the pong is read
+    with its source. At 1.05 times nothing stands out."""
+    truth = sanma_table([meld(["5z", "5z", "5z"], source=2)])
+    obs, _ = read(truth, edit=_all_upright(1.05))
+    assert obs.seat(0).melds == []
+    obs, _ = read(truth, edit=_all_upright(1.4))
+    assert [(m.type, m.sideways, m.source, m.notation) for m in obs.seat(0).melds] == [("pong", 2, 2, "[555z@2]")]
+    assert not obs.problems
 
 
 def test_a_meld_with_misread_tiles_is_read_as_the_set_its_alternatives_make():

@@ -413,6 +413,20 @@ def _widest(tiles: list[Piece], margin: float = 1.25) -> int | None:
     return int(order[0]) if r[int(order[0])] > margin * r[int(order[1])] else None
 
 
+def _spaced(tiles: list[Piece], tw: float, th: float) -> int | None:
+    """The index of the end tile lying further from its neighbour than the other tiles lie from theirs by at
+    least a third of the half-height a sideways tile adds: the sideways tile of a meld whose box was read
+    upright or upside down (generated three-kaki hand 0: a pong with a joker, its sideways tile boxed upside
+    down, 41 mm from its neighbour where the upright ones lie 29 apart); None when neither end (or both)
+    stands out so. Distances are compared with each other, not with the tile size: mapped positions along a
+    row far away are compressed."""
+    d = [b.x - a.x for a, b in zip(tiles, tiles[1:], strict=False)]
+    need = 0.3 * (th - tw)
+    found = [k for k, adj, rest in ((0, d[0], d[1:]), (len(tiles) - 1, d[-1], d[:-1]))
+             if rest and adj - max(rest) > need]
+    return found[0] if len(found) == 1 else None
+
+
 def _source_of(index: int, size: int, players: int) -> int | None:
     if index == 0:
         return 1
@@ -490,11 +504,16 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, is_sanma: boo
         codes = [p.code for p in tiles]
         res = None
         guessed = 0.0
+        kinds = {_plain(c) for c in codes if not (c == "jk" and variant.has_jokers)}
         if not side and len(tiles) in (3, 4) and not any(p.back for p in tiles) and \
-                len({_plain(c) for c in codes}) == 1 and not _set_aside(codes[0], is_sanma):
-            # a pong or kong of one kind whose sideways tile was read upright (a blank white dragon shows no
-            # up, and a square-ish box hides which way it lies): the tile whose shape is clearly the widest
+                len(kinds) == 1 and not _set_aside(next(iter(kinds)), is_sanma):
+            # a pong or kong of one kind (jokers standing in where the rules have them) whose sideways tile was
+            # read upright (a blank white dragon shows no up, and a square-ish box hides which way it lies):
+            # the tile whose shape is clearly the widest, else the one spaced from its neighbours as a
+            # sideways tile is
             s_guess = _widest(tiles)
+            if s_guess is None:
+                s_guess = _spaced(tiles, tw, th)
             if s_guess is not None:
                 side, guessed = [s_guess], 3.0
         if len(side) == 1 and not any(p.back for p in tiles):
