@@ -832,3 +832,48 @@ def test_a_dealt_table_with_two_dora_indicators_waits_for_one():
     assert inf.events == expected, compare_logs(inf.events, expected)[1]
     assert [(p.frame, p.kind) for p in inf.problems] == [(1, "impossible")]
     assert "shows one dora indicator, not 2 (8p 1s)" in inf.problems[0].message
+
+
+def test_a_camera_discard_never_seen_is_followed_from_the_hand_it_left():
+    """The camera player's first discard is never seen in its row (a blank white dragon on pale cloth, missed
+    by the detector in every frame): its hand lost the tile, which shows nowhere new, so the follower takes
+    it as discarded unseen and keeps it in the row in the later frames; the log is the script's. Before, that
+    frame and every later one were unexplained."""
+    video, observations, expected = hand("sanma", 0, 12)
+    k, cam, tile, at, _ = _camera_discard(video, observations)
+
+    def unseen(d):
+        row = _seat(d, cam)["discards"]
+        if len(row) > at and row[at] == tile:
+            del row[at]
+            if _seat(d, cam)["riichi"] is not None and _seat(d, cam)["riichi"] > at:
+                _seat(d, cam)["riichi"] -= 1
+
+    stream = [o if i < k else _with(o, unseen) for i, o in enumerate(observations)]
+    assert all(tile not in o.seat(cam).discards[at:at + 1] for o in stream[k:])
+    inf = infer(video, stream)
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    assert inf.readings == [(k + 1, video.camera_seat, "unseen", "", tile)]
+    game, said = _said(video, stream)
+    assert f"Your {tile} left your hand but is not seen among the discards: it is taken as discarded (the camera " \
+           "missed it)." in said
+
+
+def test_a_followed_discard_missed_in_a_later_frame_keeps_its_place():
+    """A hidden seat's first discard missed by the detector in one later frame, when newer discards lie
+    after it in the row: the row is that seat's followed row less one tile, so the tile is kept and the new
+    discard is followed in that very frame (before, the row was cut back to the followed length, and that
+    discard waited for the next frame). The log is the script's, with no problem."""
+    video, observations, expected = hand("sanma", 0, 12)
+    pos = next(p for p in video.positions if p != video.order[video.camera_seat])
+    f = next(i for i, o in enumerate(observations) if len(o.seat(pos).discards) >= 3
+             and len(observations[i - 1].seat(pos).discards) == len(o.seat(pos).discards) - 1)
+    stream = list(observations)
+    stream[f] = _with(observations[f], lambda d: _seat(d, pos)["discards"].pop(0))
+    inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    fed = [inf.feed(o) for o in stream]
+    inf.finish()
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    newest = observations[f].seat(pos).discards[-1]
+    assert [(e.seat, e.tile.code) for e in fed[f] if e.type == "discard"][-1:] == [(video.order.index(pos), newest)]
+    assert not [p for p in inf.problems if p.kind in ("impossible", "unexplained")]

@@ -939,12 +939,34 @@ def _claimed_instead(events: Sequence[Event], t: _Target, g: _Target, ctx: _Ctx)
 DISPUTE_FRAMES = 3
 
 
-def _settled(t: _Target, g: _Target, ctx: _Ctx) -> _Target:
+def _missed_at(have: Sequence[str], want: Sequence[str]) -> int | None:
+    """The place of the one followed discard that row ``want`` lacks, the rest in order (new discards may
+    follow): a tile the detector missed (white dragons on pale cloth above all); None when the row does not
+    read so. Not the latest followed discard: that one may have been called."""
+    n = len(have)
+    if n < 2 or len(want) < n - 1 or list(want[:n]) == list(have) or list(want[:n - 1]) == list(have[:n - 1]):
+        return None      # ... or the row reads as the latest discard gone (two alike before it: 9p 9p)
+    for i in range(n - 1):
+        if list(want[:i]) == list(have[:i]) and list(want[i:n - 1]) == list(have[i + 1:]):
+            return i
+    return None
+
+
+def _settled(t: _Target, g: _Target, ctx: _Ctx, unseen: dict[tuple[int, int], str] | None = None) -> _Target:
     """The target with readings the followed state already accepted kept: a discard (and which one lies
     sideways), a meld, a tile set aside or a dora indicator already followed that the new frame reads otherwise
     keeps its followed reading (the camera player's hand is re-read instead: :meth:`EventInferrer._reread`)."""
     seats = []
-    for s, v in zip(t.seats, g.seats, strict=True):
+    for i, (s, v) in enumerate(zip(t.seats, g.seats, strict=True)):
+        for (seat, place), code in sorted((unseen or {}).items()):   # discards followed though never seen
+            if seat == i and place < len(s.discards) and v.discards[place:place + 1] != (code,) \
+                    and v.discards[:place] == s.discards[:place]:
+                side = v.sideways + 1 if v.sideways is not None and v.sideways >= place else v.sideways
+                v = replace(v, discards=v.discards[:place] + (code,) + v.discards[place:], sideways=side)
+        missed = _missed_at(s.discards, v.discards)
+        if missed is not None:    # a followed discard missed by the detector (a blank white dragon): kept
+            side = v.sideways + 1 if v.sideways is not None and v.sideways >= missed else v.sideways
+            v = replace(v, discards=s.discards + v.discards[len(s.discards) - 1:], sideways=side)
         changes: dict[str, Any] = {}
         n = min(len(s.discards), len(v.discards))
         if v.discards[:n] != s.discards[:n]:
@@ -1177,8 +1199,9 @@ class EventInferrer:
     #: that reading let the engine explain the frame (part: discard, hand, dora, centre; a discard out of the
     #: known hand ...), followed discards read as the tile a call then took (part "called": the log is
     #: rewritten and the engine replays the hand), new melds that read as no meld taken as the call the
-    #: discard they took allows (part "call": read, the meld) and a riichi taken back because its seat called
-    #: (part "no riichi": the log is rewritten and replayed)
+    #: discard they took allows (part "call": read, the meld), a riichi taken back because its seat called
+    #: (part "no riichi": the log is rewritten and replayed) and the camera player's discards never seen (part
+    #: "unseen": read "", the tile its hand lost)
     readings: list[tuple[int, int, str, str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -1190,6 +1213,7 @@ class EventInferrer:
         self._ctx: _Ctx | None = None
         self._disputes: dict[tuple[int, int], tuple[str, int]] = {}
         self._refused: set[tuple[int, int, str]] = set()
+        self._unseen: dict[tuple[int, int], str] = {}   # (seat, row place) -> a followed discard never seen
 
     @property
     def state(self) -> PlayState | None:
@@ -1266,7 +1290,7 @@ class EventInferrer:
             st = self.state
             assert st is not None
             seen = _seen(st, ctx)
-        g = _settled(seen, g, ctx)
+        g = _settled(seen, g, ctx, self._unseen)
         if self._called_discard(seen, g, ctx):
             st = self.state
             assert st is not None
@@ -1290,6 +1314,8 @@ class EventInferrer:
                 self.rereads.append((self.frames, was, now))
         if path is None:
             path = self._alternative(st, alternatives, ctx, ALTERNATIVE_CLOSE, math.inf)
+        if path is None:
+            path = self._unseen_discard(st, seen, g, ctx)
         if path is None:
             return self._problem("unexplained", f"No moves in turn order explain what changed "
                                                 f"({_describe(seen, g, ctx)}); the frame is skipped.")
@@ -1321,6 +1347,34 @@ class EventInferrer:
                 path = self._unriichi(seat, target, ctx, budget)
             if path is not None:
                 self.readings.append((self.frames, seat, part, was, now))
+                return path
+        return None
+
+    def _unseen_discard(self, st: PlayState, t: _Target, g: _Target, ctx: _Ctx):
+        """The camera player's hand lost a tile that shows nowhere new while its row (Hong Kong: the centre
+        pool) shows nothing new: its discard was missed by the detector (a blank white dragon on pale cloth).
+        The first such tile the engine explains as discarded is followed (recorded in :attr:`readings`, part
+        "unseen"), and kept in the row in later frames that miss it too: the path, or None."""
+        cam = ctx.camera
+        s, v = t.seats[cam], g.seats[cam]
+        if v.state != "faces" or "bk" in v.hand or (not ctx.hk and v.discards != s.discards):
+            return None
+        shown = _public(Counter(), g) - _public(Counter(), t)
+        budget = max(200, self.max_nodes // 4)
+        for code in sorted(set((Counter(s.hand) - Counter(v.hand)).elements())):
+            if shown[code]:
+                continue
+            if ctx.hk:
+                target = replace(g, centre=_sorted(g.centre + (code,)))
+            else:
+                seats = list(g.seats)
+                seats[cam] = replace(v, discards=v.discards + (code,))
+                target = replace(g, seats=tuple(seats))
+            path = explain(st, target, ctx, budget)
+            if path is not None:
+                if not ctx.hk:
+                    self._unseen[(cam, len(s.discards))] = code
+                self.readings.append((self.frames, cam, "unseen", "", code))
                 return path
         return None
 
@@ -1422,7 +1476,7 @@ class EventInferrer:
     def _deal(self, g: _Target, ctx: _Ctx) -> list[Event]:
         if not _fresh(g):
             return self._problem("no_deal", "The table already shows discards or melds: waiting for a new deal.")
-        self._disputes, self._refused = {}, set()     # places in the rows of the hand before
+        self._disputes, self._refused, self._unseen = {}, set(), {}   # places in the rows of the hand before
         found = _check_camera(None, g, ctx) + _check_hidden(None, g, ctx)
         if len(g.dora) > 1:   # no kong before the deal: one of them is a misread (a standing hand's top)
             found.append(f"A dealt table shows one dora indicator, not {len(g.dora)} ({' '.join(g.dora)}): waiting "
@@ -1591,6 +1645,9 @@ class TableGame:
                 self.problems.append(f"{SEAT_WINDS[seat]} called a tile, which a player in riichi cannot: the tile "
                                      f"read lying sideways in {SEAT_WINDS[seat]}'s row was no riichi, and the hand "
                                      "is replayed.")
+            elif part == "unseen":
+                self.problems.append(f"Your {now} left your hand but is not seen among the discards: it is taken "
+                                     "as discarded (the camera missed it).")
             elif part != "called" and seat >= 0:
                 self.problems.append(f"{SEAT_WINDS[seat]}'s {part} read as {was} is taken as {now}, its next best "
                                      "reading: only that one fits the game.")
