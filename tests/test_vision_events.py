@@ -755,7 +755,7 @@ def test_a_call_shows_the_discard_it_took():
     assert game.hand == expected[:len(game.hand)] and len(game.hand) > c
 
 
-def _meld_unreadable(video, observations, c: int, pos: int, tiles=("1z", "7z", "4z")):
+def _meld_unreadable(video, observations, c: int, pos: int, tiles=("1z", "7z", "4z"), kind="7z"):
     """From frame ``c`` on, the newest meld of position ``pos`` read as ``tiles`` (no meld: a far pong misread,
     one of its tiles missed, the North beside it taken in), as generated sanma hand 0 showed."""
     def unreadable(d):
@@ -766,7 +766,7 @@ def _meld_unreadable(video, observations, c: int, pos: int, tiles=("1z", "7z", "
         rows = [a for a in d["assignments"] if a["part"] == "meld" and a["position"] == pos
                 and a["at"][0] == len(seat["melds"]) - 1]
         for a, code in zip(rows, tiles, strict=False):
-            a.update(code=code, confidence=0.2, top3=[[code, 0.2], ["7z", 0.1]])
+            a.update(code=code, confidence=0.2, top3=[[code, 0.2]] + ([[kind, 0.1]] if code != kind else []))
     return [o if i < c else _with(o, unreadable) for i, o in enumerate(observations)]
 
 
@@ -877,3 +877,22 @@ def test_a_followed_discard_missed_in_a_later_frame_keeps_its_place():
     newest = observations[f].seat(pos).discards[-1]
     assert [(e.seat, e.tile.code) for e in fed[f] if e.type == "discard"][-1:] == [(video.order.index(pos), newest)]
     assert not [p for p in inf.problems if p.kind in ("impossible", "unexplained")]
+
+
+def test_a_discard_called_before_it_was_seen_is_taken_from_the_meld():
+    """Korean 3p: East draws and throws a 4p that South pongs at once, and the two frames that show East's
+    draw and throw are lost; South's new meld reads 1z 4p 4z, no meld. The state still waits on the camera
+    player's discard, which nobody took (it stays in the row), so the next seat drew, threw a tile and had it
+    called at once: the tile is the meld's likeliest kind by its top-3 readings, and the engine accepts the
+    draw, the discard and the pong of 4p; the log is the script's. Before, every later frame was unexplained
+    (generated korean-3p hand 0 lost 136 of its 144 events so)."""
+    video, observations, expected = hand("korean-3p", 26, 12)
+    c = [i for i, f in enumerate(video.frames) if video.events[f.event_index].type == "pong"][1]
+    ev = video.events[video.frames[c].event_index]
+    assert ev.meld == "[444p@1]" and [video.events[video.frames[i].event_index].type for i in (c - 2, c - 1)] == \
+        ["draw", "discard"]
+    stream = _meld_unreadable(video, observations, c, video.order[ev.seat], ("1z", "4p", "4z"), "4p")
+    del stream[c - 2:c]
+    inf = infer(video, stream)
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    assert [r[1:] for r in inf.readings] == [(ev.seat, "call", "1z 4p 4z", "4p 4p 4p")]

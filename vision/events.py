@@ -861,6 +861,9 @@ def _alternative_targets(obs: TableObservation, t: _Target, g: _Target, ctx: _Ct
 #: a seat's meld area must show at least this many tiles more than its followed melds for a call to be taken
 #: from the discard it took when the new meld itself cannot be read (a far tile is often missed too)
 CALL_TILES_SEEN = 2
+#: the least top-3 probability of a kind a new meld's tiles read for it to be tried as the tile a call took
+#: when that discard was never seen
+MELD_CALL_FLOOR = 0.02
 
 
 def _call_targets(obs: TableObservation, st: PlayState, t: _Target, g: _Target, ctx: _Ctx
@@ -870,13 +873,28 @@ def _call_targets(obs: TableObservation, st: PlayState, t: _Target, g: _Target, 
     missed): the melds that call could have made of that discard (pong, chow where the rules have it, an open
     kong when four tiles show), best fitting the new tiles' top-3 readings first, as targets: [(target, (seat,
     "call", the tiles as read, the meld))]. The engine judges which call is legal."""
-    if st.phase != "claim_window" or st.last_tile is None:
-        return []
-    d, gone = st.turn, st.last_tile.code
-    if ctx.hk:
-        if Counter(t.centre) - Counter(g.centre) != Counter([gone]):
+    from .reconstruct import in_set
+
+    d = st.turn
+    gone: str | None = None
+    unmoved = g.seats[d].discards == t.seats[d].discards and (not ctx.hk or Counter(g.centre) == Counter(t.centre))
+    if st.phase == "claim_window" and st.last_tile is not None and unmoved:
+        d = ctx.next(d)     # nobody took the discard: the next seat drew and threw a tile called at once
+        if g.seats[d].discards != t.seats[d].discards:
             return []
-    elif g.seats[d].discards != t.seats[d].discards[:-1]:
+    elif st.phase == "claim_window" and st.last_tile is not None:
+        gone = st.last_tile.code
+        if ctx.hk:
+            if Counter(t.centre) - Counter(g.centre) != Counter([gone]):
+                return []
+        elif g.seats[d].discards != t.seats[d].discards[:-1]:
+            return []
+    elif st.phase in ("turn_start", "own_turn"):
+        # the seat to move discarded unseen and the tile was called at once: which tile, the new meld's
+        # readings say (pongs and kongs of them; the moves add the draw and the discard)
+        if g.seats[d].discards != t.seats[d].discards or (ctx.hk and Counter(g.centre) != Counter(t.centre)):
+            return []
+    else:
         return []
     out = []
     for j in range(ctx.players):
@@ -887,14 +905,35 @@ def _call_targets(obs: TableObservation, st: PlayState, t: _Target, g: _Target, 
         followed = sum(len(k.codes) for k in t.seats[j].melds)
         if seat is None or len(raw) - followed < CALL_TILES_SEEN:
             continue
+        fresh = len(raw) - followed
+        # the tiles of the melds not yet followed (all of them where the groups are cut otherwise)
+        raw = [a for a in raw if isinstance(a.get("at"), (list, tuple)) and a["at"]
+               and a["at"][0] >= len(t.seats[j].melds)] or raw
         probs = [{str(c): float(q) for c, q in (a.get("top3") or [[a.get("code"), 1.0]])} for a in raw]
-        shapes: list[tuple[str, tuple[str, ...]]] = [("pong", (gone,) * 3)]
+        if gone is None:
+            seen: Counter[str] = Counter()
+            for p in probs:
+                seen.update({c: q for c, q in p.items() if q >= MELD_CALL_FLOOR and c not in ("bk", "none", "jk")
+                             and not _is_bonus(c) and in_set(c, ctx.variant)})
+            kinds = [c for c, _ in seen.most_common(3)]
+            shapes: list[tuple[str, tuple[str, ...]]] = [("pong", (c,) * 3) for c in kinds]
+            if fresh >= 4:
+                shapes += [("kong", (c,) * 4) for c in kinds]
+            for kind, codes in sorted(shapes, key=lambda x: -sum(max(p.get(c, 0.0) for c in set(x[1]))
+                                                                  for p in probs)):
+                meld = _Meld(kind, codes, 0, ctx.back(j, d), None, False, codes)
+                seats = list(g.seats)
+                seats[j] = replace(g.seats[j], melds=t.seats[j].melds + (meld.key,), shown=g.seats[j].shown + (meld,))
+                out.append((replace(g, seats=tuple(seats)), (j, "call", " ".join(str(a.get("code")) for a in raw),
+                                                             " ".join(codes))))
+            continue
+        shapes = [("pong", (gone,) * 3)]
         if "chow" in ctx.variant.calls and j == ctx.next(d) and gone[1] in "mps":
             n = int(_plain(gone)[0])
             for lo in (n - 2, n - 1, n):
                 if 1 <= lo and lo + 2 <= 9:
                     shapes.append(("chow", tuple(gone if k == n else f"{k}{gone[1]}" for k in range(lo, lo + 3))))
-        if len(raw) - followed >= 4:
+        if fresh >= 4:
             shapes.append(("kong", (gone,) * 4))
 
         def fit(codes: tuple[str, ...], probs=probs) -> float:
@@ -1314,6 +1353,8 @@ class EventInferrer:
                 self.rereads.append((self.frames, was, now))
         if path is None:
             path = self._alternative(st, alternatives, ctx, ALTERNATIVE_CLOSE, math.inf)
+        if path is None:   # a call whose meld cannot be read, its discard never followed
+            path = self._call(obs, st, seen, g, ctx)
         if path is None:
             path = self._unseen_discard(st, seen, g, ctx)
         if path is None:
