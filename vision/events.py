@@ -900,53 +900,39 @@ def _call_targets(obs: TableObservation, st: PlayState, t: _Target, g: _Target, 
     for j in range(ctx.players):
         if j == d or len(g.seats[j].shown) > len(t.seats[j].melds) or len(g.seats[j].melds) > len(t.seats[j].melds):
             continue   # a meld read there: the checks and the moves judge it
-        seat = obs.seat(ctx.order[j])
         raw = [a for a in obs.assignments if a.get("part") == "meld" and a.get("position") == ctx.order[j]]
-        followed = sum(len(k.codes) for k in t.seats[j].melds)
-        if seat is None or len(raw) - followed < CALL_TILES_SEEN:
+        fresh = len(raw) - sum(len(k.codes) for k in t.seats[j].melds)
+        if fresh < CALL_TILES_SEEN:
             continue
-        fresh = len(raw) - followed
         # the tiles of the melds not yet followed (all of them where the groups are cut otherwise)
         raw = [a for a in raw if isinstance(a.get("at"), (list, tuple)) and a["at"]
                and a["at"][0] >= len(t.seats[j].melds)] or raw
         probs = [{str(c): float(q) for c, q in (a.get("top3") or [[a.get("code"), 1.0]])} for a in raw]
-        if gone is None:
+        if gone is None:     # the kinds the new tiles' readings favour
             seen: Counter[str] = Counter()
             for p in probs:
                 seen.update({c: q for c, q in p.items() if q >= MELD_CALL_FLOOR and c not in ("bk", "none", "jk")
                              and not _is_bonus(c) and in_set(c, ctx.variant)})
-            kinds = [c for c, _ in seen.most_common(3)]
-            shapes: list[tuple[str, tuple[str, ...]]] = [("pong", (c,) * 3) for c in kinds]
-            if fresh >= 4:
-                shapes += [("kong", (c,) * 4) for c in kinds]
-            for kind, codes in sorted(shapes, key=lambda x: -sum(max(p.get(c, 0.0) for c in set(x[1]))
-                                                                  for p in probs)):
-                meld = _Meld(kind, codes, 0, ctx.back(j, d), None, False, codes)
-                seats = list(g.seats)
-                seats[j] = replace(g.seats[j], melds=t.seats[j].melds + (meld.key,), shown=g.seats[j].shown + (meld,))
-                out.append((replace(g, seats=tuple(seats)), (j, "call", " ".join(str(a.get("code")) for a in raw),
-                                                             " ".join(codes))))
-            continue
-        shapes = [("pong", (gone,) * 3)]
-        if "chow" in ctx.variant.calls and j == ctx.next(d) and gone[1] in "mps":
+            taken = [c for c, _ in seen.most_common(3)]
+        else:
+            taken = [gone]
+        # (kind, the claimed tile first): pongs, a chow from the left where the rules have them, kongs
+        shapes: list[tuple[str, tuple[str, ...]]] = [("pong", (c,) * 3) for c in taken]
+        if gone is not None and "chow" in ctx.variant.calls and j == ctx.next(d) and gone[1] in "mps":
             n = int(_plain(gone)[0])
-            for lo in (n - 2, n - 1, n):
-                if 1 <= lo and lo + 2 <= 9:
-                    shapes.append(("chow", tuple(gone if k == n else f"{k}{gone[1]}" for k in range(lo, lo + 3))))
+            shapes += [("chow", (gone, *(f"{k}{gone[1]}" for k in range(lo, lo + 3) if k != n)))
+                       for lo in (n - 2, n - 1, n) if 1 <= lo and lo + 2 <= 9]
         if fresh >= 4:
-            shapes.append(("kong", (gone,) * 4))
+            shapes += [("kong", (c,) * 4) for c in taken]
+        read = " ".join(str(a.get("code")) for a in raw)
 
         def fit(codes: tuple[str, ...], probs=probs) -> float:
             return sum(max(p.get(c, 0.0) for c in set(codes)) for p in probs)
 
         for kind, codes in sorted(shapes, key=lambda x: -fit(x[1])):
-            used = list(codes)
-            used.remove(gone)
-            meld = _Meld(kind, (gone, *used), 0, ctx.back(j, d), None, False, (gone, *used))
+            meld = _Meld(kind, codes, 0, ctx.back(j, d), None, False, codes)
             seats = list(g.seats)
-            v = t.seats[j]
-            seats[j] = replace(g.seats[j], melds=v.melds + (meld.key,), shown=g.seats[j].shown + (meld,))
-            read = " ".join(str(a.get("code")) for a in raw)
+            seats[j] = replace(g.seats[j], melds=t.seats[j].melds + (meld.key,), shown=g.seats[j].shown + (meld,))
             out.append((replace(g, seats=tuple(seats)), (j, "call", read, " ".join(_sorted(codes)))))
     return out
 
@@ -991,6 +977,13 @@ def _missed_at(have: Sequence[str], want: Sequence[str]) -> int | None:
     return None
 
 
+def _inserted(v: _View, place: int, code: str) -> _View:
+    """The view with ``code`` put back into its discard row at ``place`` (the sideways tile's index kept on
+    its tile)."""
+    side = v.sideways + 1 if v.sideways is not None and v.sideways >= place else v.sideways
+    return replace(v, discards=v.discards[:place] + (code,) + v.discards[place:], sideways=side)
+
+
 def _settled(t: _Target, g: _Target, ctx: _Ctx, unseen: dict[tuple[int, int], str] | None = None) -> _Target:
     """The target with readings the followed state already accepted kept: a discard (and which one lies
     sideways), a meld, a tile set aside or a dora indicator already followed that the new frame reads otherwise
@@ -1000,12 +993,10 @@ def _settled(t: _Target, g: _Target, ctx: _Ctx, unseen: dict[tuple[int, int], st
         for (seat, place), code in sorted((unseen or {}).items()):   # discards followed though never seen
             if seat == i and place < len(s.discards) and v.discards[place:place + 1] != (code,) \
                     and v.discards[:place] == s.discards[:place]:
-                side = v.sideways + 1 if v.sideways is not None and v.sideways >= place else v.sideways
-                v = replace(v, discards=v.discards[:place] + (code,) + v.discards[place:], sideways=side)
+                v = _inserted(v, place, code)
         missed = _missed_at(s.discards, v.discards)
         if missed is not None:    # a followed discard missed by the detector (a blank white dragon): kept
-            side = v.sideways + 1 if v.sideways is not None and v.sideways >= missed else v.sideways
-            v = replace(v, discards=s.discards + v.discards[len(s.discards) - 1:], sideways=side)
+            v = _inserted(v, missed, s.discards[missed])
         changes: dict[str, Any] = {}
         n = min(len(s.discards), len(v.discards))
         if v.discards[:n] != s.discards[:n]:
@@ -1392,29 +1383,25 @@ class EventInferrer:
         return None
 
     def _unseen_discard(self, st: PlayState, t: _Target, g: _Target, ctx: _Ctx):
-        """The camera player's hand lost a tile that shows nowhere new while its row (Hong Kong: the centre
-        pool) shows nothing new: its discard was missed by the detector (a blank white dragon on pale cloth).
-        The first such tile the engine explains as discarded is followed (recorded in :attr:`readings`, part
-        "unseen"), and kept in the row in later frames that miss it too: the path, or None."""
+        """The camera player's hand lost a tile that shows nowhere new while its row shows nothing new: its
+        discard was missed by the detector (a blank white dragon on pale cloth). The first such tile the engine
+        explains as discarded is followed (recorded in :attr:`readings`, part "unseen"), and kept in the row in
+        later frames that miss it too: the path, or None. Not in Hong Kong: its discards lie in one pool,
+        where a tile kept though unseen could no longer be told from one called later."""
         cam = ctx.camera
         s, v = t.seats[cam], g.seats[cam]
-        if v.state != "faces" or "bk" in v.hand or (not ctx.hk and v.discards != s.discards):
+        if ctx.hk or v.state != "faces" or "bk" in v.hand or v.discards != s.discards:
             return None
         shown = _public(Counter(), g) - _public(Counter(), t)
         budget = max(200, self.max_nodes // 4)
         for code in sorted(set((Counter(s.hand) - Counter(v.hand)).elements())):
             if shown[code]:
                 continue
-            if ctx.hk:
-                target = replace(g, centre=_sorted(g.centre + (code,)))
-            else:
-                seats = list(g.seats)
-                seats[cam] = replace(v, discards=v.discards + (code,))
-                target = replace(g, seats=tuple(seats))
-            path = explain(st, target, ctx, budget)
+            seats = list(g.seats)
+            seats[cam] = replace(v, discards=v.discards + (code,))
+            path = explain(st, replace(g, seats=tuple(seats)), ctx, budget)
             if path is not None:
-                if not ctx.hk:
-                    self._unseen[(cam, len(s.discards))] = code
+                self._unseen[(cam, len(s.discards))] = code
                 self.readings.append((self.frames, cam, "unseen", "", code))
                 return path
         return None
@@ -1424,7 +1411,7 @@ class EventInferrer:
         lying sideways in its row was a misread (a far tile boxed on the wrong axis). Its riichi is taken back,
         the engine replays the hand, and the call is explained again: the path (the log rewritten, recorded in
         :attr:`readings` as part "no riichi"), or None (nothing changed)."""
-        start = max(i for i, e in enumerate(self.events) if isinstance(e, Deal))
+        start = _hand_start(self.events)
         events = [replace(e, riichi=False) if isinstance(e, Discard) and e.seat == seat and e.riichi and i >= start
                   else e for i, e in enumerate(self.events)]
         states = _play(None, events[start:])
@@ -1448,7 +1435,7 @@ class EventInferrer:
         if found is None:
             return False
         k, was, now = found
-        start = max(i for i, e in enumerate(self.events) if isinstance(e, Deal))
+        start = _hand_start(self.events)
         events = list(self.events)
         thrown = events[k]
         assert isinstance(thrown, Discard)
@@ -1473,7 +1460,7 @@ class EventInferrer:
         for (seat, place), (code, count) in sorted(disputes.items()):
             if count < DISPUTE_FRAMES or (seat, place, code) in self._refused:
                 continue
-            start = max(k for k, e in enumerate(self.events) if isinstance(e, Deal))
+            start = _hand_start(self.events)
             events = _with_discard(self.events, start, st, seat, place, code)
             states = _play(None, events[start:]) if events is not None else None
             if events is None or states is None:
@@ -1561,6 +1548,11 @@ class EventInferrer:
 
     def log(self) -> list[dict]:
         return [e.to_json() for e in self.events]
+
+
+def _hand_start(events: Sequence[Event]) -> int:
+    """The index of the current hand's deal in ``events`` (a rewritten event replays the hand from there)."""
+    return max(i for i, e in enumerate(events) if isinstance(e, Deal))
 
 
 def _rewritten(events: Sequence[Event], seat: int, was: str, now: str) -> list[Event] | None:
@@ -1696,7 +1688,7 @@ class TableGame:
         if len(inf.rereads) > rereads or len(inf.corrected) > corrected or called:
             # an earlier reading was corrected (the camera player's hand, a discard): the engine replayed the
             # hand, which is followed again from its deal
-            k = max(i for i, e in enumerate(inf.events) if isinstance(e, Deal))
+            k = _hand_start(inf.events)
             events, states = inf.events[k:], inf.states[k:]
             self.state, self.win, self._before_win = None, None, None
             self.hand = []

@@ -38,6 +38,7 @@ from assistant.table import tile_problems
 from assistant.tiles import Tile
 
 from .calibration import Calibration, apply_h, standing_tiles
+from .kinds import KINDS
 from .observation import MeldObservation, Problem, SeatObservation, TableObservation, mostly_backs, tops_only
 from .zones import TableZones, from_seat, pinwheel_owner, to_seat, toward_centre
 
@@ -148,8 +149,6 @@ def bonus_reading(piece, variant, is_sanma: bool, floor: float = 0.05) -> str | 
 def sole_aside(variant, is_sanma: bool) -> str | None:
     """The one kind of tile that lies in a rule system's bonus areas, where it has only one (sanma: the North
     set aside), else None: there, a tile in a bonus area read as a kind that never lies there is that kind."""
-    from .kinds import KINDS
-
     kinds = [c for c in KINDS if c not in ("bk", "none") and in_set(c, variant)
              and (bool(variant.has_jokers) if c == "jk" else _set_aside(c, is_sanma))]
     return kinds[0] if len(kinds) == 1 else None
