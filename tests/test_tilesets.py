@@ -179,3 +179,38 @@ def test_enroll_from_a_layout_photo_end_to_end(tmp_path, tileset_root):
     assert r.returncode == 2 and "'9x' is not a tile code" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     r = _cli("detect", str(path), "--tileset", "nosuch", env=env)
     assert r.returncode == 2 and "no tile set named 'nosuch'" in r.stderr
+
+
+class _LayoutReader:
+    """Reads a layout photo as its rows say, except that the blank white dragon reads as a back (as a plain
+    face of an unknown set often does); features: a fixed projection of the crop's mean colours."""
+
+    def __init__(self, quads, rows):
+        self.quads, self.rows = quads, rows
+
+    def recognize(self, image, variant=None, keep_none=False):
+        from vision.inference import Result, Tile
+
+        tiles = []
+        for qs, codes in zip(self.quads, self.rows, strict=True):
+            for q, c in zip(qs, codes, strict=True):
+                code = "bk" if c == "5z" else c
+                tiles.append(Tile(code=code, confidence=0.8, top3=[(code, 0.8), (c, 0.15)] if code != c else
+                                  [(c, 0.8)], corners=np.asarray(q, float), face_up=code != "bk", rotation=0,
+                                  angle=0.0, det_score=0.9))
+        return Result(tiles=tiles, width=image.shape[1], height=image.shape[0])
+
+    def features(self, crops):
+        crops = np.asarray(crops, np.float32).reshape(len(crops), -1, 3)
+        rng = np.random.default_rng(0)
+        return (crops.mean(1) @ rng.normal(size=(3, 192))).astype(np.float32) / 255.0
+
+
+def test_enroll_keeps_a_white_dragon_read_as_a_back(tmp_path, tileset_root):
+    # the layout's 5z is boxed but read face down: it is still the row's fifth tile, learnt as 5z
+    path, img, quads = _layout_photo(tmp_path)
+    rows = T.layout_rows("sanma")
+    rep = T.enroll("mine", img, _LayoutReader(quads, rows), "sanma")
+    assert rep["tiles"] == 29
+    ts = T.TileSet.load("mine")
+    assert sorted(c for c in ts.codes if c != "none") == sorted(c for r in rows for c in r)

@@ -547,7 +547,9 @@ def enroll(name: str, image: np.ndarray, recognizer, variant: str | None = None,
             raise TileSetError("enrolling needs the rule system (--variant) or a layout (--layout)")
         rows = layout_rows(variant)
     result = recognizer.recognize(image, variant=None, keep_none=False)
-    tiles = [t for t in result.tiles if t.face_up]
+    # every box, those read as a back too: a blank white dragon (and a plain face of an unknown set) often
+    # reads as one, and the layout's rows decide which boxes are its tiles
+    tiles = list(result.tiles) if "bk" not in {c for r in rows for c in r} else [t for t in result.tiles if t.face_up]
     pairs = assign_rows(tiles, rows)
     quads = np.array([tiles[i].corners for i, _ in pairs])
     obb = G.quad_to_obb(quads)
