@@ -214,3 +214,35 @@ def test_enroll_keeps_a_white_dragon_read_as_a_back(tmp_path, tileset_root):
     assert rep["tiles"] == 29
     ts = T.TileSet.load("mine")
     assert sorted(c for c in ts.codes if c != "none") == sorted(c for r in rows for c in r)
+
+
+def test_enroll_takes_tiles_the_detector_missed_from_the_rows_order(tmp_path, tileset_root):
+    # no box at all on the 4p (inside its row) nor on the 9s (its row's end): each row keeps its place for
+    # them, one pitch on from its neighbours, and the set learns them from there
+    path, img, quads = _layout_photo(tmp_path)
+    rows = T.layout_rows("sanma")
+    reader = _LayoutReader(quads, rows)
+    full = reader.recognize
+
+    def recognize(image, variant=None, keep_none=False):
+        res = full(image, variant, keep_none)
+        res.tiles = [t for t in res.tiles if t.top3[0][0] not in ("4p", "9s")]
+        return res
+
+    reader.recognize = recognize
+    with pytest.raises(T.TileSetError):
+        T.assign_rows(recognize(img).tiles, rows)
+    rep = T.enroll("mine", img, reader, "sanma")
+    assert rep["tiles"] == 29
+    ts = T.TileSet.load("mine")
+    assert sorted(c for c in ts.codes if c != "none") == sorted(c for r in rows for c in r)
+    # the slots stand where those tiles lie
+    missed: list = []
+    pairs = T.assign_rows(recognize(img).tiles, rows, missed=missed)
+    n = len(recognize(img).tiles)
+    at = {c: missed[i - n].mean(0) for i, c in pairs if i >= n}
+    truth = {c: q.mean(0) for qs, r in zip(quads, rows, strict=True) for q, c in zip(qs, r, strict=True)}
+    assert set(at) == {"4p", "9s"}
+    for c, p in at.items():
+        size = float(np.ptp(np.asarray(quads[1][0]), axis=0).min())
+        assert np.linalg.norm(p - truth[c]) < 0.3 * size

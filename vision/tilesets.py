@@ -33,6 +33,7 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 VIEWS = 12            # jittered views per example when training a head
 DECAY = 1e-2          # pull of an adapted head back towards the one it starts from (on validation seeds: 1e-3
                       # read the set's other photos 0.4-1.0 points worse)
+MISSED_PER_ROW = 2    # tiles of a layout row the detector may have missed (their place taken from the row)
 MIN_AGREE = 0.6       # share of a layout photo's tiles whose top 3 must hold the kind they stand for
 MAX_EXAMPLES = 4000   # a set keeps at most this many examples (the oldest corrections go first)
 
@@ -112,13 +113,17 @@ def read_layout_file(path: str | os.PathLike) -> list[list[str]]:
     return rows
 
 
-def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]]) -> list[tuple[int, str]]:
+def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]], missed: list | None = None) -> list[tuple[int, str]]:
     """Match the tiles found in a layout photo to the layout's rows: boxes that stand in a row beside a
     neighbour of about their size are grouped into rows across the rows' direction (the tiles' median
     orientation); in each row, left to right, the boxes that best read as the layout row's codes stand for
     them (a stray box — astride two tiles, a mark or a pattern on the cloth — is left out); the block of
     consecutive rows that reads best is taken. Returns (tile index, code) pairs; raises TileSetError saying
-    what the photo shows when no block has enough boxes in each row."""
+    what the photo shows when no block has enough boxes in each row.
+
+    With ``missed`` (a list), a row may also take up to :data:`MISSED_PER_ROW` tiles the detector did not box:
+    slots one pitch on from a row's boxes, in a gap or at either end, that the layout's order puts there; their
+    corners are appended to ``missed`` and a slot's index in the pairs is ``len(tiles) + its place there``."""
     if not tiles:
         raise TileSetError("no tile found in the photo")
     corners = np.array([np.asarray(t.corners if hasattr(t, "corners") else t["corners"], float) for t in tiles])
@@ -174,6 +179,30 @@ def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]]) -> list[tuple[in
     groups = [[int(i) for i in index if abs(across[i] - c) < 0.4 * h_med] for c in centres_across]
     groups = [g for g in groups if g]
     want = [len(r) for r in rows]
+    slots: list[np.ndarray] = []
+    if missed is not None:
+        # slots for tiles the detector missed: one pitch on from a row's boxes, in its gaps and past its ends
+        pitch0 = 1.06 * float(np.median(width[index]))
+        for g in groups:
+            g.sort(key=lambda i: along[i])
+            pos = [float(along[i]) for i in g]
+            extra: list[tuple[int, float]] = []
+            for a, b, ia in zip(pos, pos[1:], g, strict=False):
+                n_gap = int(round((b - a) / pitch0)) - 1
+                extra += [(ia, a + (b - a) * (j + 1) / (n_gap + 1)) for j in range(min(n_gap, MISSED_PER_ROW))]
+            extra += [(g[0], pos[0] - pitch0 * (j + 1)) for j in range(MISSED_PER_ROW)]
+            extra += [(g[-1], pos[-1] + pitch0 * (j + 1)) for j in range(MISSED_PER_ROW)]
+            for near, at in extra:
+                q = corners[near] + (at - along[near]) * right
+                slots.append(q)
+                g.append(len(corners) + len(slots) - 1)
+        if slots:
+            corners = np.concatenate([corners, np.array(slots)])
+            centres = corners.mean(1)
+            along, across = centres @ right, centres @ down
+            readings = readings + [{} for _ in slots]
+            for g in groups:
+                g.sort(key=lambda i: along[i])
     # the layout's rows: one group each, in order across the photo (groups between them are stray), the
     # choice whose boxes read best as the rows' codes
     pitch = 1.06 * float(np.median(width[index]))
@@ -213,9 +242,20 @@ def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]]) -> list[tuple[in
     if agree < MIN_AGREE * sum(want):
         raise TileSetError(f"only {agree} of the {sum(want)} tiles look like the layout's kinds: lay them in the order "
                            "printed for this rule system (or give --layout with your own order)")
+    n_tiles = len(tiles)
+    for k, g in enumerate(best):
+        if sum(1 for i in g if i >= n_tiles) > MISSED_PER_ROW:
+            raise TileSetError(f"row {k + 1} of the layout is not found as a row of evenly spaced tiles: lay the "
+                               "tiles side by side in the rows printed for this rule system")
     out = []
+    used: dict[int, int] = {}
     for g, r in zip(best, rows, strict=True):
-        out += [(int(i), c) for i, c in zip(g, r, strict=True)]
+        for i, c in zip(g, r, strict=True):
+            if i >= n_tiles and missed is not None:   # a slot: renumbered in the order the slots are taken
+                used[int(i)] = n_tiles + len(missed)
+                missed.append(corners[i])
+                i = used[int(i)]
+            out.append((int(i), c))
     return out
 
 
@@ -547,11 +587,25 @@ def enroll(name: str, image: np.ndarray, recognizer, variant: str | None = None,
             raise TileSetError("enrolling needs the rule system (--variant) or a layout (--layout)")
         rows = layout_rows(variant)
     result = recognizer.recognize(image, variant=None, keep_none=False)
-    # every box, those read as a back too: a blank white dragon (and a plain face of an unknown set) often
-    # reads as one, and the layout's rows decide which boxes are its tiles
-    tiles = list(result.tiles) if "bk" not in {c for r in rows for c in r} else [t for t in result.tiles if t.face_up]
-    pairs = assign_rows(tiles, rows)
-    quads = np.array([tiles[i].corners for i, _ in pairs])
+    # first the boxes read face up; then every box, those read as a back or as no tile too (a blank white
+    # dragon often reads as a back, an animal or a face of an unknown set as no tile; tried second, for a
+    # grained cloth's stray boxes mostly read as backs); last, a row may take a tile or two the detector did
+    # not box at all, where the layout's order puts them
+    face_up = [t for t in result.tiles if t.face_up]
+    attempts: list[tuple[list, bool]] = [(face_up, False)]
+    if "bk" not in {c for r in rows for c in r}:
+        every = list(recognizer.recognize(image, variant=None, keep_none=True).tiles)
+        attempts += [(every, False)] if len(every) > len(face_up) else []
+        attempts.append((every, True))
+    missed: list[np.ndarray] = []
+    for k, (tiles, fill) in enumerate(attempts):
+        try:
+            pairs = assign_rows(tiles, rows, missed=missed if fill else None)
+            break
+        except TileSetError:
+            if k == len(attempts) - 1:
+                raise
+    quads = np.array([tiles[i].corners if i < len(tiles) else missed[i - len(tiles)] for i, _ in pairs])
     obb = G.quad_to_obb(quads)
     obb[:, 4] = obb[:, 4] % 360.0
     crops = G.warp_crops(image, obb, G.CROP_SIZE)
@@ -567,7 +621,7 @@ def enroll(name: str, image: np.ndarray, recognizer, variant: str | None = None,
     if variant:
         ts.variant = variant
     read = {i: t.code for i, t in enumerate(tiles)}
-    misread = sum(1 for i, c in pairs if read[i] != c)
+    misread = sum(1 for i, c in pairs if read.get(i) != c)
     report = learn(ts, crops, codes, recognizer, source="layout photo", seed=seed, holdout=0.0)
     return {**report, "tiles": len(pairs), "read_wrong_before": misread}
 
