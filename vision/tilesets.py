@@ -33,7 +33,7 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 VIEWS = 12            # jittered views per example when training a head
 DECAY = 1e-2          # pull of an adapted head back towards the one it starts from (on validation seeds: 1e-3
                       # read the set's other photos 0.4-1.0 points worse)
-MISSED_PER_ROW = 2    # tiles of a layout row the detector may have missed (their place taken from the row)
+MISSED_PER_ROW = 3    # tiles of a layout row the detector may have missed (their place taken from the row)
 MIN_AGREE = 0.6       # share of a layout photo's tiles whose top 3 must hold the kind they stand for
 MAX_EXAMPLES = 4000   # a set keeps at most this many examples (the oldest corrections go first)
 
@@ -206,7 +206,8 @@ def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]], missed: list | N
     # the layout's rows: one group each, in order across the photo (groups between them are stray), the
     # choice whose boxes read best as the rows' codes
     pitch = 1.06 * float(np.median(width[index]))
-    scored = [[_align(sorted(g, key=lambda i: along[i]), list(r), readings, along, pitch) if len(g) >= len(r)
+    scored = [[_align(sorted(g, key=lambda i: along[i]), list(r), readings, along, pitch,
+                      len(tiles) if slots else None) if len(g) >= len(r)
                else None for r in rows] for g in groups]
     G_, R_ = len(groups), len(rows)
     table = np.full((G_ + 1, R_ + 1), -np.inf)
@@ -275,14 +276,17 @@ def _readings(tile) -> dict[str, float]:
 
 
 def _align(boxes: list[int], codes: list[str], readings: list[dict[str, float]], along: np.ndarray | None = None,
-           pitch: float = 0.0) -> tuple[list[int], float]:
+           pitch: float = 0.0, slots_from: int | None = None) -> tuple[list[int], float]:
     """The boxes of a row (in order along it) that best stand for the layout row ``codes``, in order: a box
     may be left out (a stray box astride two tiles, a mark on the cloth), a layout tile may not. Each box
     scores how surely it reads as the code it would stand for; with ``along`` and ``pitch``, each step from
-    one chosen box to the next scores how close it is to one tile's pitch."""
+    one chosen box to the next scores how close it is to one tile's pitch. Boxes from ``slots_from`` on are
+    slots where no box was found: each scores below any box, so a box is taken where there is one."""
     n, m = len(boxes), len(codes)
     floor = math.log(0.02)
     gain = np.array([[max(math.log(max(readings[b].get(c, 0.0), 1e-6)), floor) for c in codes] for b in boxes])
+    if slots_from is not None:
+        gain[np.array(boxes) >= slots_from] = floor - 1.0
     pos = np.array([along[b] for b in boxes]) if along is not None and pitch > 0 else None
     # best[j, k]: the best score with box j standing for code k
     best = np.full((n, m), -np.inf)
