@@ -102,6 +102,7 @@ def live_inferrer(video, recognizer, reads: int = LIVE_READS, taps: int = 0):
         inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
     else:
         inf = la._game.inferrer
+        inf.finish()   # the film is over: the table is cleared (as the frames-path inferrer is finished)
     inf.taps_used = len(fixes)
     return inf
 

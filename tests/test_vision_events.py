@@ -101,6 +101,31 @@ def test_the_camera_players_own_tsumo_is_inferred_when_the_hand_ends():
     assert inf.finish() == [Tsumo(video.camera_seat)] and inf.events == expected and inf.finish() == []
 
 
+@pytest.mark.parametrize("key", [("korean-3p", 26, 12), ("hong-kong", 1, 12)], ids=["korean-3p-26", "hong-kong-1"])
+def test_a_new_deal_ends_a_hand_that_ended_unseen(key):
+    # a camera never says that the table is being cleared: an exhaustive draw (no win to see) is taken when
+    # the next dealt table shows, and that hand is followed from its deal
+    video, observations, expected = hand(*key)
+    assert expected[-1].type == "exhaustive_draw"
+    inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    for o in observations:
+        inf.feed(o)
+    assert inf.events == expected[:-1]
+    inf.feed(observations[0])               # the next hand dealt as this one was
+    assert inf.events == expected + [expected[0]]
+    assert inf.state is not None and not inf.state.over
+
+
+def test_the_camera_players_unseen_tsumo_ends_its_hand_at_the_next_deal():
+    video = generate_hand_video("sanma", 21)
+    expected = video.camera_log()
+    observations = _exact_readings(video)
+    inf = EventInferrer("sanma", camera=video.camera, dealer=video.dealer, positions=video.positions)
+    for o in observations + [observations[0]]:
+        inf.feed(o)
+    assert inf.events == expected + [expected[0]] and not inf.problems
+
+
 def _fed(key) -> EventInferrer:
     video, observations, _ = hand(*key)
     inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)

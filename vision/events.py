@@ -864,6 +864,9 @@ CALL_TILES_SEEN = 2
 #: the least top-3 probability of a kind a new meld's tiles read for it to be tried as the tile a call took
 #: when that discard was never seen
 MELD_CALL_FLOOR = 0.02
+#: a table with no discards after a played one is the next deal when the camera player's hand shows at least
+#: this many tiles it did not hold (rows missed for a frame leave the hand as it was)
+NEW_DEAL_TILES = 4
 
 
 def _call_targets(obs: TableObservation, st: PlayState, t: _Target, g: _Target, ctx: _Ctx
@@ -1306,6 +1309,15 @@ class EventInferrer:
             return self._deal(patched, ctx)
         if st is None or (st.over and _fresh(g)):
             return self._deal(g, ctx)
+        if _fresh(g) and any(s.discards or s.hand.melds for s in st.seats) and \
+                _changed_by(_seen(st, ctx).seats[ctx.camera].hand, g.seats[ctx.camera].hand) >= NEW_DEAL_TILES:
+            # a dealt table after a played one, the camera player's hand another: the hand ended unseen (an
+            # exhaustive draw, or the camera player's tsumo, which its always-open hand cannot show) and the
+            # next one is dealt (rows only missed for a frame leave the hand as it was)
+            ended = self.finish()
+            if self.state is not None and self.state.over:
+                return ended + self._deal(g, ctx)
+            return ended
         if st.over:
             return []
         seen = _seen(st, ctx)
@@ -1583,6 +1595,11 @@ def _check_observation(obs: TableObservation, variant) -> list:
     from .reconstruct import check
 
     return check(obs, variant)
+
+
+def _changed_by(was: Sequence[str], now: Sequence[str]) -> int:
+    """How many tiles of ``now`` were not in ``was``."""
+    return sum((Counter(now) - Counter(was)).values())
 
 
 def _fresh(g: _Target) -> bool:
