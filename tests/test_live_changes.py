@@ -215,7 +215,9 @@ def test_local_change_detects_only_there_and_matches_a_full_pass(recognizer, pla
         dd = np.linalg.norm(a - c, axis=1)
         j = int(dd.argmin())
         found += bool(dd[j] <= tile / 2 and r.tiles[j]["code"] == t["code"])
-    assert sure_ref >= 15 and found >= 0.85 * sure_ref
+    # (how many of the far tiles the int8 classifier reads at 0.9 or more moves with the CPU's int8 kernels:
+    # 7-9 on an AVX2-only machine, more elsewhere)
+    assert sure_ref >= 6 and found >= 0.85 * sure_ref
     # the new discard is on the table in both (when the detector finds it at all)
     near = np.linalg.norm(b - spot, axis=1) <= tile / 2
     if near.any():

@@ -500,22 +500,25 @@ def _frame_json(result: Any) -> dict[str, Any]:
 
 
 class CameraFeed(TableFeed):
-    """A camera index, video file, image folder or stream URL (:func:`vision.sources.open_source`).
+    """A camera index, video file, image folder or stream URL (:func:`vision.sources.open_source`), or a
+    frame source already open (anything with ``wait_frame``, ``status`` and ``stop``, as
+    :class:`vision.sources.FrameSource`).
 
     ``analyze`` (see :data:`FrameAnalyzer`) turns a frame into tiles and a table state; without it the
     page shows the camera with a "recognition models not installed" problem.
     """
 
-    def __init__(self, source: str | int, analyze: FrameAnalyzer | None = None, *, fps: float = 10.0,
+    def __init__(self, source: Any, analyze: FrameAnalyzer | None = None, *, fps: float = 10.0,
                  jpeg_quality: int = 80, loop: bool = True, camera_key: str | None = None) -> None:
         super().__init__(fps)
-        self.source_spec = source
+        opened = hasattr(source, "wait_frame")
+        self.source_spec = getattr(source, "name", "source") if opened else source
         self.analyze = analyze
         self.jpeg_quality = jpeg_quality
-        self.name = f"camera {source}"
-        self.camera_key = camera_key or str(source)
+        self.name = f"camera {self.source_spec}"
+        self.camera_key = camera_key or str(self.source_spec)
         self._loop_source = loop
-        self._source = None
+        self._source = source if opened else None
         self._last_index = -1
         self._last_image: np.ndarray | None = None
         self._last_result: dict[str, Any] = {}

@@ -1,0 +1,110 @@
+"""A generated hand's frames as the live pipeline sees them when every tile is read right: each labelled face
+painted as a flat quad whose colour names its kind (outlined, so a tile that moves changes the picture), and
+a stand-in recogniser that boxes exactly the painted faces and reads a crop by the colour at its centre
+(anything else reads as "not a tile"). What the page then shows is the pipeline's and the engine's doing,
+not the models'."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import cv2
+import numpy as np
+
+from datasets.codes import TILE_CODES
+from vision import geometry as G
+from vision.inference import NONE_INDEX, empty_boxes
+from vision.sources import Frame, SourceStatus
+
+_G, _R = 200, 120     # the green and red of every painted face; blue says the kind
+
+
+class PaintedLabels:
+    """A :class:`vision.inference.Recognizer` for :meth:`paint`-ed frames."""
+
+    scales = (640,)
+    nms_iou = 0.3
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.boxes = empty_boxes()
+
+    def paint(self, labels, size=(1280, 720)) -> np.ndarray:
+        w, h = size
+        img = np.full((h, w, 3), 30, np.uint8)
+        quads = np.array([lab["corners"] for lab in labels], np.float64).reshape(-1, 4, 2)
+        for lab, q in zip(labels, quads, strict=True):
+            k = TILE_CODES.index(lab["code"] if lab["face_up"] else "bk")
+            pts = np.round(q).astype(np.int32)
+            cv2.fillConvexPoly(img, pts, (4 * k + 10, _G, _R))
+            cv2.polylines(img, [pts], True, (0, 0, 0), 2)
+        self.boxes = {"obb": G.quad_to_obb(quads) if len(quads) else np.zeros((0, 5)), "quad": quads,
+                      "score": np.ones(len(labels)),
+                      "face_up": np.array([1.0 if lab["face_up"] else 0.0 for lab in labels])}
+        return img
+
+    def detect_boxes(self, image, regions=None, **kw):
+        if regions is None or not len(self.boxes["obb"]):
+            return {k: v.copy() for k, v in self.boxes.items()}
+        c = self.boxes["obb"][:, :2]
+        inside = np.zeros(len(c), bool)
+        for x0, y0, x1, y1 in regions:
+            inside |= (c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
+        return {k: v[inside] for k, v in self.boxes.items()} if inside.any() else empty_boxes()
+
+    def classify(self, crops, variant=None):
+        p = np.zeros((len(crops), len(TILE_CODES) + 1))
+        for i, c in enumerate(crops):
+            h, w = c.shape[:2]
+            px = c[h // 2 - 4:h // 2 + 4, w // 2 - 4:w // 2 + 4].reshape(-1, 3).astype(int)
+            ok = (np.abs(px[:, 1] - _G) < 3) & (np.abs(px[:, 2] - _R) < 3)
+            if ok.mean() > 0.8:
+                p[i, int(round((np.median(px[ok, 0]) - 10) / 4))] = 1.0
+            else:
+                p[i, NONE_INDEX] = 1.0
+        return p, np.zeros(len(crops))
+
+
+class SteppedSource:
+    """A frame source the test steps: :meth:`show` an image for ``reads`` frames, then nothing new until the
+    next :meth:`show`; :meth:`wait_read` returns once the reader has taken all of them and come back."""
+
+    name = "painted"
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._image: np.ndarray | None = None
+        self._left = 0
+        self._index = 0
+        self._idle = True
+
+    def show(self, image: np.ndarray, reads: int = 4) -> None:
+        with self._cond:
+            self._image, self._left, self._idle = image, reads, False
+            self._cond.notify_all()
+
+    def wait_read(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not self._idle:
+                if not self._cond.wait(max(0.0, deadline - time.monotonic())):
+                    raise AssertionError("the feed did not read the frames shown")
+
+    def wait_frame(self, last_index: int = -1, timeout: float = 1.0) -> Frame | None:
+        with self._cond:
+            if self._left == 0:
+                self._idle = True          # the frames before were read (the reader is back for more)
+                self._cond.notify_all()
+                self._cond.wait(timeout)
+            if self._left == 0 or self._image is None:
+                return None
+            self._left -= 1
+            self._index += 1
+            return Frame(self._image.copy(), self._index, time.monotonic())
+
+    def status(self) -> SourceStatus:
+        return SourceStatus(self.name, state="live")
+
+    def stop(self) -> None:
+        pass
