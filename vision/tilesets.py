@@ -591,24 +591,37 @@ def enroll(name: str, image: np.ndarray, recognizer, variant: str | None = None,
             raise TileSetError("enrolling needs the rule system (--variant) or a layout (--layout)")
         rows = layout_rows(variant)
     result = recognizer.recognize(image, variant=None, keep_none=False)
-    # first the boxes read face up; then every box, those read as a back or as no tile too (a blank white
-    # dragon often reads as a back, an animal or a face of an unknown set as no tile; tried second, for a
-    # grained cloth's stray boxes mostly read as backs); last, a row may take a tile or two the detector did
-    # not box at all, where the layout's order puts them
+    # first the boxes read face up; then those read as a back too (a blank white dragon often reads as one;
+    # tried second, for a grained cloth's stray boxes mostly read as backs); then those read as no tile too
+    # (an animal or a face of an unknown set); last, a row may take a tile or two the detector did not box at
+    # all, where the layout's order puts them (each step admits more stray boxes that a row could be shifted
+    # onto, so the surer steps come first)
     face_up = [t for t in result.tiles if t.face_up]
     attempts: list[tuple[list, bool]] = [(face_up, False)]
     if "bk" not in {c for r in rows for c in r}:
+        backs = list(result.tiles)
         every = list(recognizer.recognize(image, variant=None, keep_none=True).tiles)
-        attempts += [(every, False)] if len(every) > len(face_up) else []
+        attempts += [(backs, False)] if len(backs) > len(face_up) else []
+        attempts += [(every, False)] if len(every) > len(backs) else []
         attempts.append((every, True))
-    missed: list[np.ndarray] = []
-    for k, (tiles, fill) in enumerate(attempts):
+    # every step is tried and the one whose tiles most often read (in their top 3) as the kinds they are taken
+    # for wins, the surer step on a tie: a row short of a tile can also be made up from a stray box beside it,
+    # every tile then taken for its neighbour, which the readings give away
+    best: tuple[int, list, list, list] | None = None
+    error: TileSetError | None = None
+    for tiles_k, fill in attempts:
+        missed_k: list[np.ndarray] = []
         try:
-            pairs = assign_rows(tiles, rows, missed=missed if fill else None)
-            break
-        except TileSetError:
-            if k == len(attempts) - 1:
-                raise
+            pairs_k = assign_rows(tiles_k, rows, missed=missed_k if fill else None)
+        except TileSetError as e:
+            error = error or e
+            continue
+        agree = sum(1 for i, c in pairs_k if i < len(tiles_k) and c in _readings(tiles_k[i]))
+        if best is None or agree > best[0]:
+            best = (agree, tiles_k, pairs_k, missed_k)
+    if best is None:
+        raise error or TileSetError("no tile found in the photo")
+    _, tiles, pairs, missed = best
     quads = np.array([tiles[i].corners if i < len(tiles) else missed[i - len(tiles)] for i, _ in pairs])
     obb = G.quad_to_obb(quads)
     obb[:, 4] = obb[:, 4] % 360.0
