@@ -6,11 +6,12 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+from painted import boxes_in
 
 from datasets.codes import TILE_CODES
 from vision import geometry as G
 from vision.calibration import from_camera
-from vision.inference import NONE_INDEX, empty_boxes
+from vision.inference import NONE_INDEX
 
 
 class LabelRecognizer:
@@ -37,13 +38,7 @@ class LabelRecognizer:
             self.probs[crop.tobytes()] = p
 
     def detect_boxes(self, image, regions=None, **kw):
-        if regions is None:
-            return {k: v.copy() for k, v in self.boxes.items()}
-        c = self.boxes["obb"][:, :2]
-        inside = np.zeros(len(c), bool)
-        for x0, y0, x1, y1 in regions:
-            inside |= (c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
-        return {k: v[inside] for k, v in self.boxes.items()} if inside.any() else empty_boxes()
+        return boxes_in(self.boxes, regions)
 
     def classify(self, crops, variant=None):
         none = np.zeros(len(TILE_CODES) + 1)
