@@ -211,7 +211,7 @@ def test_enroll_keeps_a_white_dragon_read_as_a_back(tmp_path, tileset_root):
     path, img, quads = _layout_photo(tmp_path)
     rows = T.layout_rows("sanma")
     rep = T.enroll("mine", img, _LayoutReader(quads, rows), "sanma")
-    assert rep["tiles"] == 29
+    assert rep["tiles"] == 29 and rep["not_boxed"] == []
     ts = T.TileSet.load("mine")
     assert sorted(c for c in ts.codes if c != "none") == sorted(c for r in rows for c in r)
 
@@ -233,7 +233,7 @@ def test_enroll_takes_tiles_the_detector_missed_from_the_rows_order(tmp_path, ti
     with pytest.raises(T.TileSetError):
         T.assign_rows(recognize(img).tiles, rows)
     rep = T.enroll("mine", img, reader, "sanma")
-    assert rep["tiles"] == 29
+    assert rep["tiles"] == 29 and rep["not_boxed"] == ["4p", "9s"]
     ts = T.TileSet.load("mine")
     assert sorted(c for c in ts.codes if c != "none") == sorted(c for r in rows for c in r)
     # the slots stand where those tiles lie

@@ -125,6 +125,9 @@ def cmd_tileset(args: argparse.Namespace) -> int:
     print(f"tile set {res['set']}: learnt from {what} in {res['seconds']:.1f} s ({res['examples']} examples in all)")
     if args.action == "enroll" and "read_wrong_before" in res:
         print(f"  the shipped model read {res['read_wrong_before']} of them wrong before")
+    if res.get("not_boxed"):
+        print(f"  no box was found on {' '.join(res['not_boxed'])}: taken from "
+              f"{'its place in its row' if len(res['not_boxed']) == 1 else 'their places in the rows'}")
     if res.get("held_back"):
         before, after = res["accuracy_before"], res["accuracy_after"]
         print(f"  held-back examples read right: {before:.0%} before -> {after:.0%} after")

@@ -591,19 +591,19 @@ def enroll(name: str, image: np.ndarray, recognizer, variant: str | None = None,
             raise TileSetError("enrolling needs the rule system (--variant) or a layout (--layout)")
         rows = layout_rows(variant)
     result = recognizer.recognize(image, variant=None, keep_none=False)
-    # first the boxes read face up; then those read as a back too (a blank white dragon often reads as one;
-    # tried second, for a grained cloth's stray boxes mostly read as backs); then those read as no tile too
-    # (an animal or a face of an unknown set); last, a row may take a tile or two the detector did not box at
-    # all, where the layout's order puts them (each step admits more stray boxes that a row could be shifted
-    # onto, so the surer steps come first)
+    # the boxes read face up; those and the ones read as a back (a blank white dragon often reads as one; a
+    # grained cloth's stray boxes do too); all of them and the ones read as no tile (an animal or a face of an
+    # unknown set); then each of these again with rows that may take a tile or two the detector did not box
+    # at all, where the layout's order puts them (each step admits more stray boxes that a row could be
+    # shifted onto, so the surer steps come first)
     face_up = [t for t in result.tiles if t.face_up]
-    attempts: list[tuple[list, bool]] = [(face_up, False)]
+    sets = [face_up]
     if "bk" not in {c for r in rows for c in r}:
         backs = list(result.tiles)
         every = list(recognizer.recognize(image, variant=None, keep_none=True).tiles)
-        attempts += [(backs, False)] if len(backs) > len(face_up) else []
-        attempts += [(every, False)] if len(every) > len(backs) else []
-        attempts.append((every, True))
+        sets += [backs] if len(backs) > len(face_up) else []
+        sets += [every] if len(every) > len(sets[-1]) else []
+    attempts: list[tuple[list, bool]] = [(b, False) for b in sets] + [(b, True) for b in sets]
     # every step is tried and the one whose tiles most often read (in their top 3) as the kinds they are taken
     # for wins, the surer step on a tie: a row short of a tile can also be made up from a stray box beside it,
     # every tile then taken for its neighbour, which the readings give away
@@ -640,7 +640,9 @@ def enroll(name: str, image: np.ndarray, recognizer, variant: str | None = None,
     read = {i: t.code for i, t in enumerate(tiles)}
     misread = sum(1 for i, c in pairs if read.get(i) != c)
     report = learn(ts, crops, codes, recognizer, source="layout photo", seed=seed, holdout=0.0)
-    return {**report, "tiles": len(pairs), "read_wrong_before": misread}
+    # the tiles no box was found on, taken from their place in the row (worth a look in the photo)
+    not_boxed = [c for i, c in pairs if i >= len(tiles)]
+    return {**report, "tiles": len(pairs), "read_wrong_before": misread, "not_boxed": not_boxed}
 
 
 def learn_from_json(name: str, image: np.ndarray, tiles_json: dict | list, recognizer, variant: str | None = None,

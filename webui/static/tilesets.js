@@ -57,7 +57,9 @@ document.getElementById("enroll-form").addEventListener("submit", async (ev) => 
   try {
     const r = await api("/api/tilesets/enroll", { method: "POST", body: form });
     clear(box).append(el("p", { class: "success", text: `Learnt ${r.set} from ${r.tiles} tiles in ${r.seconds.toFixed(1)} s. ` +
-      `The built-in models read ${r.read_wrong_before} of them wrong before; the camera now reads with your set.` }));
+      `The built-in models read ${r.read_wrong_before} of them wrong before; the camera now reads with your set.` +
+      (r.not_boxed && r.not_boxed.length ? ` No box was found on ${r.not_boxed.join(" ")}: ` +
+        (r.not_boxed.length === 1 ? "it was taken from its place in its row." : "they were taken from their places in the rows.") : "") }));
     await load();
   } catch (e) {
     clear(box).append(el("p", { class: "error", text: e.message }));
