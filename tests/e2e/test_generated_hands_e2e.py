@@ -3,7 +3,8 @@ right: :mod:`painted`, so what is checked is the pipeline, the engine and the pa
 frame by frame. At every frame the game followed is the script's so far; the status bar names, in words,
 exactly the events the script had since the frame before; the Calls panel offers a claim (pong, chow, kong
 or ron on a discard) only while the engine's claim window is open, and then on the tile just discarded; at
-the end the page shows how the hand ended, and the next hand is followed. Screenshots: tests/e2e/artifacts/generated_*.png."""
+the end the page shows how the hand ended, and the next hand is followed.
+Screenshots: tests/e2e/artifacts/generated_*.png."""
 
 from __future__ import annotations
 
