@@ -864,10 +864,9 @@ CALL_TILES_SEEN = 2
 #: the least top-3 probability of a kind a new meld's tiles read for it to be tried as the tile a call took
 #: when that discard was never seen
 MELD_CALL_FLOOR = 0.02
-#: a table with no discards after a played one is the next deal when the camera player's hand shows at least
-#: this many tiles it did not hold (rows missed for a frame leave the hand as it was)
+#: a table with no discards after a played one is the next deal when, in two frames in a row, the camera
+#: player's hand shows at least this many tiles it did not hold (one frame that misses every row is no deal)
 NEW_DEAL_TILES = 4
-#: (in two frames in a row: one frame that misses every row is no deal)
 
 
 def _call_targets(obs: TableObservation, st: PlayState, t: _Target, g: _Target, ctx: _Ctx

@@ -249,13 +249,11 @@ def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]], missed: list | N
             raise TileSetError(f"row {k + 1} of the layout is not found as a row of evenly spaced tiles: lay the "
                                "tiles side by side in the rows printed for this rule system")
     out = []
-    used: dict[int, int] = {}
     for g, r in zip(best, rows, strict=True):
         for i, c in zip(g, r, strict=True):
             if i >= n_tiles and missed is not None:   # a slot: renumbered in the order the slots are taken
-                used[int(i)] = n_tiles + len(missed)
                 missed.append(corners[i])
-                i = used[int(i)]
+                i = n_tiles + len(missed) - 1
             out.append((int(i), c))
     return out
 
