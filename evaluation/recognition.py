@@ -373,6 +373,7 @@ def format_table(r: dict) -> str:
                for v, e in r["enrollment"].items() if v != "all" and "before" in e]
         per += [f"{v}: {e['error']}" for v, e in r["enrollment"].items() if "error" in e]
         lines.append("enrollment per rule system: " + "; ".join(per))
+    lines += format_real_tiles(r)
     lat = r["latency"]
     lines.append(f"latency measured with load average {lat['load_average']:.1f} on {lat['cpus']} CPUs "
                  f"(p90 {lat['p90_ms']:.0f} ms)")
@@ -400,6 +401,8 @@ def run(args: argparse.Namespace) -> dict:
         paths["scales"] = tuple(int(s) for s in args.scales.split(","))
     rec = TileRecognizer(threads=args.threads, head=None, auto_scale=getattr(args, "auto_scale", False),
                          fill_rows=not getattr(args, "no_fill_rows", False), **paths)
+    if getattr(args, "real_tiles_only", False):
+        return run_real_tiles(args, rec, data, out)
     base = None if args.no_baseline else Baseline(args.baseline)
     synth_dir = Path(args.synth) if args.synth else synth_eval_dir(args.synth_count)
     scenes = read_synth(synth_dir, args.synth_count)
@@ -415,14 +418,12 @@ def run(args: argparse.Namespace) -> dict:
                         for s in ("test", "valid")}
     r["latency"] = eval_latency(rec, [img for img, _ in scenes[:50]], base, 50)
     r.update(real_rows(rec, data, base, out, lambda: TileRecognizer(threads=args.threads, head=None, **paths)))
+    r["real_tiles"] = real_tiles_rows(rec, data, out)
     r["scales"] = list(rec.scales)
     prev = getattr(args, "previous", None)
     if prev:
         pdir = Path(prev)
-        ppaths = {"detector": pdir / "detector.onnx", "classifier": pdir / "classifier.onnx"}
-        missing = [str(v) for v in ppaths.values() if not v.is_file()]
-        if missing:
-            raise FileNotFoundError(f"--previous {prev}: {', '.join(missing)} not found")
+        ppaths = _previous_paths(pdir)
         prec = TileRecognizer(threads=args.threads, head=None, **ppaths)
         rp = {"synthetic": eval_synth(prec, scenes, None, None),
               "real_crops_test": eval_real_crops(prec, data / "real-crops", ("test",), None),
@@ -430,6 +431,7 @@ def run(args: argparse.Namespace) -> dict:
                               for s in ("test", "valid")},
               "latency": eval_latency(prec, [img for img, _ in scenes[:50]], None, 50)}
         rp.update(real_rows(prec, data, None, None, lambda: TileRecognizer(threads=args.threads, head=None, **ppaths)))
+        rp["real_tiles"] = real_tiles_rows(prec, data, None)
         r["previous"] = rp
         r["previous_dir"] = str(pdir)
     if base is None:
@@ -440,6 +442,66 @@ def run(args: argparse.Namespace) -> dict:
     else:
         r["baseline"] = base.note
     return r
+
+
+def _previous_paths(pdir: Path) -> dict[str, Path]:
+    ppaths = {"detector": pdir / "detector.onnx", "classifier": pdir / "classifier.onnx"}
+    missing = [str(v) for v in ppaths.values() if not v.is_file()]
+    if missing:
+        raise FileNotFoundError(f"--previous {pdir}: {', '.join(missing)} not found")
+    return ppaths
+
+
+def real_tiles_rows(rec: TileRecognizer, data: Path, out: Path | None) -> dict:
+    """Rows (i): real-tiles valid (all photos) and test (without the photos that are also real-scenes photos),
+    read through the whole path. Empty when the data set is not there."""
+    from evaluation.real_tiles import eval_real_tiles
+
+    root = data / "real-tiles"
+    if not (root / "classes.txt").is_file():
+        return {}
+    return {"valid": eval_real_tiles(rec, root, "valid", skip_real_scenes=False),
+            "test": eval_real_tiles(rec, root, "test", skip_real_scenes=True, overlay_dir=out,
+                                    n_overlays=8 if out is not None else 0)}
+
+
+def run_real_tiles(args: argparse.Namespace, rec: TileRecognizer, data: Path, out: Path) -> dict:
+    """``--real-tiles-only``: rows (i) alone, for the models and ``--previous``."""
+    r = {"real_tiles": real_tiles_rows(rec, data, out), "real_tiles_only": True}
+    if not r["real_tiles"]:
+        raise FileNotFoundError(f"{data / 'real-tiles'}: the real-tiles data set is not there (--data)")
+    if getattr(args, "previous", None):
+        ppaths = _previous_paths(Path(args.previous))
+        prec = TileRecognizer(threads=args.threads, head=None, **ppaths)
+        r["previous"] = {"real_tiles": real_tiles_rows(prec, data, None)}
+        r["previous_dir"] = str(args.previous)
+    return r
+
+
+def format_real_tiles(r: dict) -> list[str]:
+    from evaluation.real_tiles import format_rows, per_kind_line
+
+    rt = r.get("real_tiles") or {}
+    prt = (r.get("previous") or {}).get("real_tiles") or {}
+    rows = []
+    for split in ("valid", "test"):
+        if split in rt:
+            rows += [(a, b, c, "") for a, b, c in format_rows(rt[split], prt.get(split))]
+            if split == "test":
+                rows[-5] = rows[-5][:3] + (">= 98%",)
+                rows[-4] = rows[-4][:3] + (">= 97%",)
+                rows[-3] = rows[-3][:3] + (">= 0.95",)
+                rows[-1] = rows[-1][:3] + (">= 90% each",)
+    lines = [f"{a:<44}{b:<30}{c:<30}{d}" for a, b, c, d in rows]
+    for split in ("valid", "test"):
+        if split in rt:
+            lines.append(per_kind_line(rt[split]))
+            if split in prt:
+                lines.append("previous: " + per_kind_line(prt[split]))
+    if "test" in rt:
+        lines.append("real tiles test leaves out the photos that are also real-scenes photos (the path was tuned "
+                     "on real-scenes valid); precision counts only tiles reported on labelled regions")
+    return lines
 
 
 def real_rows(rec: TileRecognizer, data: Path, base, out: Path | None, factory) -> dict:
@@ -466,6 +528,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return 2
     if args.json:
         print(json.dumps(r))
+    elif r.get("real_tiles_only"):
+        head = f"{'metric':<44}{'ours':<30}{'previous':<30}target"
+        print("\n".join([head, "-" * len(head)] + format_real_tiles(r)))
+        if r.get("previous_dir"):
+            print(f"previous: the models in {r['previous_dir']}")
     else:
         print(format_table(r))
         print(f"images written to {args.out}")
@@ -494,5 +561,7 @@ def register(sub) -> None:
                    "choice, vision.inference.DETECT_SCALES)")
     p.add_argument("--previous", metavar="DIR", help="a folder with the previous shipped models (detector.onnx, "
                    "classifier.onnx, classifier_head.npz): every row is measured for them too, in the same run")
+    p.add_argument("--real-tiles-only", action="store_true",
+                   help="only rows (i): real-tiles valid and test photos read through the whole path (a minute)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_eval)

@@ -30,6 +30,7 @@ import torch
 import torch.nn.functional as F
 
 from models.nets import CROP_H, CROP_W, TileClassifier
+from models.onnx_weights import freeze_norms, load_folded_convs, onnx_values
 from models.train_detector import REAL_ROOT
 
 KIND_NAMES: tuple[str, ...]  # filled from the bank
@@ -186,42 +187,12 @@ def load_onnx_weights(model: TileClassifier, path: str) -> None:
     convolutions carry the batch norms folded in, so each norm is set to the identity (and must stay frozen:
     :func:`freeze_norms`); int8 weights are dequantised. A ``<stem>_head.npz`` beside the file (the float
     kind head) is preferred to the ONNX file's own kind head."""
-    import onnx
-    from onnx import numpy_helper
-
-    g = onnx.load(path).graph
-    arrays = {i.name: numpy_helper.to_array(i) for i in g.initializer}
-    made = {}     # outputs of DequantizeLinear nodes
-    for n in g.node:
-        if n.op_type == "DequantizeLinear" and n.input[0] in arrays:
-            q, scale = arrays[n.input[0]].astype(np.float64), arrays[n.input[1]].astype(np.float64)
-            zero = arrays[n.input[2]].astype(np.float64) if len(n.input) > 2 else 0.0
-            if scale.ndim == 1 and q.ndim > 1:
-                shape = (-1,) + (1,) * (q.ndim - 1)
-                scale, zero = scale.reshape(shape), np.asarray(zero).reshape(shape) if np.ndim(zero) else zero
-            made[n.output[0]] = ((q - zero) * scale).astype(np.float32)
-
-    def value(name):
-        return made[name] if name in made else arrays[name].astype(np.float32)
-
-    convs = [n for n in g.node if n.op_type == "Conv"]
+    g, value = onnx_values(path)
     gemms = [n for n in g.node if n.op_type == "Gemm"]
-    pairs = [(m, bn) for m, bn in _conv_norm_pairs(model)]
-    if len(convs) != len(pairs) or len(gemms) != 2:
-        raise ValueError(f"{path}: {len(convs)} convolutions and {len(gemms)} linear layers; the classifier has "
-                         f"{len(pairs)} and 2")
+    if len(gemms) != 2:
+        raise ValueError(f"{path}: {len(gemms)} linear layers; the classifier has 2")
+    load_folded_convs(model, g, value, path)
     with torch.no_grad():
-        for node, (conv, bn) in zip(convs, pairs, strict=True):
-            w = torch.from_numpy(value(node.input[1]))
-            if tuple(w.shape) != tuple(conv.weight.shape):
-                raise ValueError(f"{path}: convolution {node.name} is {tuple(w.shape)}, expected "
-                                 f"{tuple(conv.weight.shape)}")
-            conv.weight.copy_(w)
-            bias = torch.from_numpy(value(node.input[2])) if len(node.input) > 2 else torch.zeros(w.shape[0])
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(bias)
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
         heads = {}
         for node in gemms:
             w = value(node.input[1])
@@ -235,24 +206,6 @@ def load_onnx_weights(model: TileClassifier, path: str) -> None:
             layer = getattr(model, name)
             layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(w)))
             layer.bias.copy_(torch.from_numpy(np.ascontiguousarray(b)))
-
-
-def _conv_norm_pairs(model: torch.nn.Module):
-    """(conv, batch norm) pairs of ``model`` in forward order."""
-    mods = list(model.modules())
-    for i, m in enumerate(mods):
-        if isinstance(m, torch.nn.Conv2d):
-            bn = next((x for x in mods[i + 1:] if isinstance(x, torch.nn.BatchNorm2d)), None)
-            yield m, bn
-
-
-def freeze_norms(model: torch.nn.Module) -> None:
-    """Batch norms in inference mode with fixed parameters (a model started from folded ONNX weights)."""
-    for m in model.modules():
-        if isinstance(m, torch.nn.BatchNorm2d):
-            m.eval()
-            for p in m.parameters():
-                p.requires_grad_(False)
 
 
 class _WithFeatures(torch.nn.Module):
@@ -313,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--flip-weight", type=float, default=0.5, help="weight of the flip head's loss")
     ap.add_argument("--flip-in-selection", action="store_true",
                     help="the flip head's accuracy (held-out styles, --val-bank tables) counts in model selection")
+    ap.add_argument("--select", choices=["all", "real"], default="all",
+                    help="real: only the real-photo figures (real crops train+val, placed, the --val-bank of real "
+                    "tiles and its flip) choose the exported checkpoint; the rendered ones are printed only")
     ap.add_argument("--permute-p", type=float, default=0.0, help="colour-channel permutation (not red fives)")
     ap.add_argument("--synth", action="store_true",
                     help="train on crops made on the fly (datasets.crop_synth: turned, misfitted, sideways boxes, "
@@ -352,8 +308,10 @@ def main(argv: list[str] | None = None) -> int:
             my = mb["y"].astype(np.int64)
             mcounts = np.bincount(my, minlength=n_kinds).astype(np.float64)
             mw = 1.0 / np.sqrt(np.maximum(mcounts[my], 1))
+            # a bank of real crops (models.real_tiles_bank) says which crops' lie is known
+            mknown = mb["flip_known"].astype(bool) if "flip_known" in mb.files else np.ones(len(my), bool)
             mix = (mb["x"], my, mw / mw.sum(),
-                   ~np.isin(my, [kinds.index(c) for c in ("5m", "0m", "5p", "0p", "5s", "0s")]))
+                   ~np.isin(my, [kinds.index(c) for c in ("5m", "0m", "5p", "0p", "5s", "0s")]), mknown)
             print(f"mixing {args.mix_share:.0%} of each batch from {args.mix_bank} ({len(my)} crops)", flush=True)
     else:
         bank = np.load(args.bank)
@@ -390,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
         vx = vx.copy()
         vx[vf] = vx[vf, ::-1, ::-1]
         vk = (vy != kinds.index("none")) & (vy != kinds.index("bk"))
+        if "flip_known" in vb.files:   # real crops (models.real_tiles_bank): only those whose lie is known
+            vk &= vb["flip_known"].astype(bool)
         print(f"synthetic validation crops {len(vy)}", flush=True)
 
     model = TileClassifier(n_kinds).to(device)
@@ -423,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
             synth_acc = float((pk == vy).mean())
             scores.append(synth_acc)
         extra = ""
-        if args.flip_in_selection and len(vy):
+        if (args.flip_in_selection or args.select == "real") and len(vy):
             vflip = flip_accuracy(model, vx, vf, vk, device)
             scores.append(vflip)
             extra += f", flip (validation tables) {vflip:.4f}"
@@ -435,11 +395,13 @@ def main(argv: list[str] | None = None) -> int:
         if len(hy):
             pk, _ = predict(model, hx, device)
             held = float((pk == hy).mean())
-            scores.append(held)
+            if args.select != "real":
+                scores.append(held)
             extra += f", held-out styles {held:.4f}"
-            if args.flip_in_selection:
+            if args.flip_in_selection or args.select == "real":
                 hflip = flip_accuracy(model, hx, hf, hk, device)
-                scores.append(hflip)
+                if args.select != "real":
+                    scores.append(hflip)
                 extra += f", flip (held-out) {hflip:.4f}"
         score = float(np.mean(scores)) if scores else float("nan")
         if scores and score >= best:
@@ -468,14 +430,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.synth:
             xb, yk, flip, known = next(batches)
             if mix is not None:  # a share of the batch from a crop bank (rendered tables: their look kept)
-                mx, my, mw, mfree = mix
+                mx, my, mw, mfree, mknown = mix
                 mrng = np.random.default_rng([args.seed, step, 7])
                 nb = int(round(len(yk) * args.mix_share))
                 idx = mrng.choice(len(my), nb, p=mw)
                 bx, bflip = augment(mx[idx], mrng, mfree[idx], args.grey_p, args.permute_p)
                 xb, yk, flip, known = xb.copy(), yk.copy(), flip.copy(), known.copy()
                 xb[-nb:], yk[-nb:], flip[-nb:] = bx, my[idx], bflip
-                known[-nb:] = (my[idx] != none) & (my[idx] != back)
+                known[-nb:] = (my[idx] != none) & (my[idx] != back) & mknown[idx]
             yb = torch.from_numpy(yk).to(device)
             fb = torch.from_numpy(flip.astype(np.float32)).to(device)
             fmask = torch.from_numpy(known.astype(np.float32)).to(device)

@@ -31,6 +31,7 @@ import torch
 import torch.nn.functional as F
 
 from models.nets import DET_STRIDE, TileDetector
+from models.onnx_weights import freeze_norms, load_folded_convs, onnx_values
 from vision.geometry import quad_to_obb
 
 SYNTH_SCALE = 0.5  # 1280x720 scenes are used at 640x360
@@ -79,8 +80,23 @@ class SynthScenes:
         return self.cache[i], tiles
 
 
-def load_real(split: str, root: Path = REAL_ROOT / "real-scenes") -> list[tuple[np.ndarray, np.ndarray]]:
-    """(image, boxes [N, 4] x0 y0 x1 y1 pixels) of a real-scenes split (suspect stretched images skipped)."""
+def same_as_real_tiles(root: Path, splits: tuple[str, ...]) -> set[str]:
+    """File names (``train/images/x.jpg``) of real-scenes photos that are the same photo as a real-tiles photo of
+    ``splits`` (real-tiles ``provenance.csv``)."""
+    import csv
+
+    path = root / "provenance.csv"
+    if not path.is_file():
+        return set()
+    with open(path, newline="") as fh:
+        return {r["same_photo_in_real_scenes"].removeprefix("real-scenes/") for r in csv.DictReader(fh)
+                if r.get("same_photo_in_real_scenes") and r["split"] in splits}
+
+
+def load_real(split: str, root: Path = REAL_ROOT / "real-scenes",
+              skip: set[str] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(image, boxes [N, 4] x0 y0 x1 y1 pixels) of a real-scenes split (suspect stretched images skipped, and
+    the files named in ``skip``, e.g. ``train/images/x.jpg``)."""
     out = []
     suspect = set()
     sfile = root / "suspect-stretched-images.txt"
@@ -90,7 +106,7 @@ def load_real(split: str, root: Path = REAL_ROOT / "real-scenes") -> list[tuple[
     if not img_dir.is_dir():
         return out
     for img_path in sorted(img_dir.iterdir()):
-        if f"{split}/images/{img_path.name}" in suspect:
+        if f"{split}/images/{img_path.name}" in suspect or f"{split}/images/{img_path.name}" in (skip or ()):
             continue
         lab = root / split / "labels-tile" / (img_path.stem + ".txt")
         img = cv2.imread(str(img_path))
@@ -118,11 +134,12 @@ def _gaussian(heat: np.ndarray, cx: float, cy: float, sigma: float) -> None:
     np.maximum(heat[y0:y1, x0:x1], g, out=heat[y0:y1, x0:x1])
 
 
-def make_targets(quads: np.ndarray, face_up: np.ndarray, ignore: np.ndarray, angle_known: bool,
+def make_targets(quads: np.ndarray, face_up: np.ndarray, ignore: np.ndarray, angle_known,
                  out_hw: tuple[int, int], region: np.ndarray | None = None) -> np.ndarray:
     """Dense target maps [12, H, W]: heat, heat-mask, off x/y, log w/h, cos/sin 2t, face-up, reg-mask,
-    angle-mask, face-up-mask (quads in input pixels)."""
+    angle-mask, face-up-mask (quads in input pixels). ``angle_known``: one bool for all, or one per quad."""
     H, W = out_hw
+    known = np.broadcast_to(np.asarray(angle_known, bool), (len(quads),))
     t = np.zeros((12, H, W), np.float32)
     t[1] = 1.0 if region is None else region
     if len(quads):
@@ -147,7 +164,7 @@ def make_targets(quads: np.ndarray, face_up: np.ndarray, ignore: np.ndarray, ang
             t[6, iy, ix], t[7, iy, ix] = math.cos(a), math.sin(a)
             t[8, iy, ix] = float(face_up[k])
             t[9, iy, ix] = 1.0
-            t[10, iy, ix] = 1.0 if angle_known else 0.0
+            t[10, iy, ix] = 1.0 if known[k] else 0.0
             t[11, iy, ix] = 1.0
         # exact peaks: the gaussian max is 1 only at the integer cell nearest the centre
         t[0][t[9] > 0] = 1.0
@@ -168,11 +185,47 @@ def colour_aug(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(f, 0, 255).astype(np.uint8)
 
 
+def load_real_tiles(split: str, root: Path, skip_stems: set[str] | None = None) -> list[tuple]:
+    """(image, boxes [N, 4], "tiles") of a real-tiles split (``datasets.real_tiles``): labelled per tile, so the
+    heat loss is taught only around each labelled tile (:func:`label_region`) and the axis of a clearly tall or
+    wide box is taught too."""
+    from datasets.real_tiles import photos
+
+    return [(ph.image, ph.boxes, "tiles") for ph in photos(split, root)
+            if not skip_stems or Path(ph.name).stem not in skip_stems]
+
+
+AXIS_KNOWN = 1.25    # a real-tiles box this much taller than wide (or wider than tall) shows the tile's axis
+REGION_GROW = 0.3    # the heat loss is taught this many tile sizes around each labelled real-tiles box
+
+
+def label_region(q2: np.ndarray, hw: tuple[int, int], grow: float = REGION_GROW) -> np.ndarray:
+    """[H, W] mask (stride cells) of the cells within ``grow`` tile sizes of some labelled quad (input pixels):
+    the labels are not exhaustive, so only there is a cell with no tile known to be background.
+
+    >>> q = np.array([[[8, 8], [24, 8], [24, 32], [8, 32]]], float)
+    >>> m = label_region(q, (12, 12)); int(m.sum()), float(m[1, 1]), float(m[9, 9])
+    (80, 1.0, 0.0)
+    """
+    H, W = hw
+    region = np.zeros((H, W), np.float32)
+    for q in np.asarray(q2, np.float64).reshape(-1, 4, 2):
+        lo, hi = q.min(0), q.max(0)
+        g = grow * float(np.min(hi - lo))
+        x0, y0 = np.clip(np.floor((lo - g) / DET_STRIDE), 0, [W, H]).astype(int)
+        x1, y1 = np.clip(np.ceil((hi + g) / DET_STRIDE), 0, [W, H]).astype(int)
+        region[y0:y1, x0:x1] = 1.0
+    return region
+
+
 def sample(synth: SynthScenes, real: list, rng: np.random.Generator, crop: int, real_prob: float):
     """One augmented training crop and its target maps."""
-    use_real = real and rng.random() < real_prob
+    use_real = bool(real) and rng.random() < real_prob
+    per_tile = False
+    axis_known = np.zeros(0, bool)
     if use_real:
-        img, boxes = real[int(rng.integers(len(real)))]
+        img, boxes, *how = real[int(rng.integers(len(real)))]
+        per_tile = bool(how) and how[0] == "tiles"
         img = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) if max(img.shape) > 800 else img
         sc0 = 640 / max(img.shape[:2])
         b = boxes * sc0
@@ -181,6 +234,7 @@ def sample(synth: SynthScenes, real: list, rng: np.random.Generator, crop: int, 
         # face frame: tall boxes upright, wide boxes on their side (the angle loss is masked anyway)
         th = np.where(bh >= bw, 0.0, 90.0)
         fw, fh = np.minimum(bw, bh), np.maximum(bw, bh)
+        axis_known = (fh >= AXIS_KNOWN * fw) if per_tile else np.zeros(len(b), bool)
         from vision.geometry import obb_to_quad
         quads = obb_to_quad(np.stack([c[:, 0], c[:, 1], fw, fh, th], 1))
         face_up = np.ones(len(b), bool)
@@ -211,7 +265,9 @@ def sample(synth: SynthScenes, real: list, rng: np.random.Generator, crop: int, 
     q2 = quads @ R.T + tvec if len(quads) else quads
     H = W = crop // DET_STRIDE
     region = None
-    if use_real:
+    if use_real and per_tile:
+        region = label_region(q2, (H, W))
+    elif use_real:
         region = np.zeros((H, W), np.float32)
         if len(q2):
             size = np.median(np.linalg.norm(q2[:, 0] - q2[:, 2], axis=1))
@@ -219,7 +275,7 @@ def sample(synth: SynthScenes, real: list, rng: np.random.Generator, crop: int, 
             x0, y0 = np.clip(np.floor(lo / DET_STRIDE), 0, W).astype(int)
             x1, y1 = np.clip(np.ceil(hi / DET_STRIDE), 0, W).astype(int)
             region[y0:y1, x0:x1] = 1.0
-    tgt = make_targets(q2, face_up, ignore, not use_real, (H, W), region)
+    tgt = make_targets(q2, face_up, ignore, axis_known if use_real else True, (H, W), region)
     return out, tgt
 
 
@@ -272,7 +328,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", nargs="+", default=["/tmp/mj/synth-train"], help="datasets.generate folders")
     ap.add_argument("--real", default=str(REAL_ROOT / "real-scenes"), help="real-scenes root ('' = none)")
-    ap.add_argument("--real-prob", type=float, default=0.2)
+    ap.add_argument("--real-prob", type=float, default=0.2, help="share of the batch from real photos")
+    ap.add_argument("--real-tiles", default="", help="also the real-tiles train split (datasets.real_tiles; the "
+                    "folder, e.g. ../shared/data/real-tiles): labelled per tile; real-scenes train photos that are "
+                    "the same photo as a real-tiles train or valid one are then left out")
+    ap.add_argument("--init-onnx", help="start from an exported detector (e.g. models/detector.onnx): its batch norms "
+                    "are folded, so they stay frozen")
     ap.add_argument("--work", default=str(Path.home() / ".cache/mahjong-assistant/train/detector"))
     ap.add_argument("--export", default="models/detector.onnx")
     ap.add_argument("--steps", type=int, default=3000)
@@ -296,10 +357,24 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
 
     synth = SynthScenes(args.data)
-    real = load_real("train", Path(args.real)) if args.real else []
-    print(f"synthetic scenes: {len(synth)}, real train images: {len(real)}", flush=True)
+    skip = set()
+    if args.real_tiles:
+        skip = same_as_real_tiles(Path(args.real_tiles), ("train", "valid"))
+    real = load_real("train", Path(args.real), skip) if args.real else []
+    n_scenes = len(real)
+    if args.real_tiles:
+        real += load_real_tiles("train", Path(args.real_tiles))
+    print(f"synthetic scenes: {len(synth)}, real train images: {n_scenes} of real-scenes"
+          f"{f' ({len(skip)} left out: in real-tiles)' if skip else ''}, {len(real) - n_scenes} of real-tiles",
+          flush=True)
     model = TileDetector().to(device)
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    if args.init_onnx:
+        g, value = onnx_values(args.init_onnx)
+        load_folded_convs(model, g, value, args.init_onnx)
+        model.frozen_norms = True
+        print(f"initialised from {args.init_onnx} (batch norms folded and frozen)", flush=True)
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad or not args.init_onnx],
+                            lr=args.lr, weight_decay=1e-4)
     step = 0
     ckpt = work / "last.pt"
     if ckpt.is_file():
@@ -311,6 +386,8 @@ def main(argv: list[str] | None = None) -> int:
     warm = min(200, args.steps // 10)
     t0, last = time.time(), {}
     model.train()
+    if args.init_onnx:
+        freeze_norms(model)
     end = min(args.steps, args.stop_after or args.steps)
     while step < end:
         if step % args.refresh_every == 0:
