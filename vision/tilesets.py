@@ -326,20 +326,19 @@ class TileSet:
         return root_dir() / self.name
 
     def kinds(self) -> list[str]:
-        """The kinds this set has (those with an example), backs and "not a tile" always."""
-        return sorted({c for c in self.codes if c != "none"} | {"bk", "none"})
+        """The kinds this set may show: its rule system's (backs and "not a tile" always), whatever kinds its
+        examples have shown so far; a set of no rule system may show any kind."""
+        from .inference import KINDS
+
+        mask = self.kind_mask()
+        return sorted(KINDS if mask is None else (k for k, m in zip(KINDS, mask, strict=True) if m))
 
     def kind_mask(self) -> np.ndarray | None:
-        """[56] bool of the kinds to read, or None when the set has too few kinds to say (fewer than 10)."""
-        from .inference import KINDS, kind_mask
+        """[56] bool of the kinds to read: the rule system's, never narrowed to the kinds its examples have
+        shown (three photos of ordinary play show a few of them only); None for a set of no rule system."""
+        from .inference import kind_mask
 
-        ks = set(self.kinds())
-        if len(ks) < 12:
-            return None
-        mask = np.array([k in ks for k in KINDS])
-        if self.variant:
-            mask &= kind_mask(self.variant)
-        return mask
+        return kind_mask(self.variant).copy() if self.variant else None
 
     def summary(self) -> dict:
         counts: dict[str, int] = {}
@@ -541,10 +540,10 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
     head = fit(train_idx)
     after_hold = _accuracy(head, feats_plain[hold], labels[hold], mask)
     after_old = _accuracy(head, feats_plain[:old_n], labels[:old_n], mask)
-    # kept when it reads the held-back new examples better (or they were all read right already) and the
-    # earlier ones no worse: a head that learned nothing from them is not kept (near-copies of earlier
-    # examples labelled otherwise can leave it either way, by rounding)
-    gained = after_hold > before_hold or before_hold >= 1.0
+    # kept when it reads the held-back new examples better (or they were all read right before and still are)
+    # and the earlier ones no worse: a head that learned nothing from them, or reads them worse, is not kept
+    # (near-copies of earlier examples labelled otherwise can leave it either way, by rounding)
+    gained = after_hold > before_hold or (before_hold >= 1.0 and after_hold >= 1.0)
     ok = (not len(hold) or gained) and (not old_n or after_old >= before_old)
     if ok and len(hold):
         head = fit(np.arange(len(ts.codes)))   # the check passed: train on everything
