@@ -99,6 +99,32 @@ def eval_real_tiles(rec, root: Path, split: str = "test", skip_real_scenes: bool
             "split": split, "skip_real_scenes": skip_real_scenes}
 
 
+TALL = 1.25   # a label box this much taller than wide, in an upright photo, holds a tile standing upright
+
+
+def upright_crops(root: Path, split: str, skip_real_scenes: bool = True) -> np.ndarray:
+    """Crops of the labelled tiles that stand upright in their photo (boxes clearly taller than wide: the
+    photos are upright), cut upright as the classifier reads them."""
+    out = []
+    for ph in photos(split, root, skip_real_scenes=skip_real_scenes):
+        b = ph.boxes
+        w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+        tall = h >= TALL * w
+        if tall.any():
+            obb = np.stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2, w, h, np.zeros(len(b))], 1)[tall]
+            out.append(G.warp_crops(ph.image, obb, G.CROP_SIZE))
+    return np.concatenate(out) if out else np.zeros((0, G.CROP_SIZE[1], G.CROP_SIZE[0], 3), np.uint8)
+
+
+def flip_accuracy(rec, crops: np.ndarray) -> dict:
+    """The flip head on upright crops and the same crops turned upside down: the share it gets right."""
+    if not len(crops):
+        return {"n": 0, "accuracy": float("nan")}
+    _, up = rec.classify(crops)
+    _, down = rec.classify(np.ascontiguousarray(crops[:, ::-1, ::-1]))
+    return {"n": 2 * len(crops), "accuracy": float(((up < 0.5).sum() + (down > 0.5).sum()) / (2 * len(crops)))}
+
+
 def _order(code: str) -> tuple[int, str]:
     return ("mpszfgah".find(code[-1]) if len(code) == 2 else 99, code)
 
@@ -114,7 +140,9 @@ def format_rows(r: dict, prev: dict | None = None) -> list[tuple[str, str, str]]
                 ("    read right (of those boxed)", pct(x["read_right"])),
                 ("    tile F1 per photo (labelled regions)", f"{x['f1_per_photo']:.3f}"),
                 ("    precision / recall (pooled)", f"{pct(x['precision'])} / {pct(x['recall'])}"),
-                ("    worst kind (read right of labelled)", _worst(x))]
+                ("    worst kind (read right of labelled)", _worst(x))] + \
+            ([("    flip head (upright tiles, and turned)", f"{pct(x['flip']['accuracy'])} ({x['flip']['n']} crops)")]
+             if "flip" in x else [])
 
     ours = rows(r)
     theirs = dict(rows(prev)) if prev else {}

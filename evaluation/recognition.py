@@ -455,14 +455,19 @@ def _previous_paths(pdir: Path) -> dict[str, Path]:
 def real_tiles_rows(rec: TileRecognizer, data: Path, out: Path | None) -> dict:
     """Rows (i): real-tiles valid (all photos) and test (without the photos that are also real-scenes photos),
     read through the whole path. Empty when the data set is not there."""
-    from evaluation.real_tiles import eval_real_tiles
+    from evaluation.real_tiles import eval_real_tiles, flip_accuracy, upright_crops
 
     root = data / "real-tiles"
     if not (root / "classes.txt").is_file():
         return {}
-    return {"valid": eval_real_tiles(rec, root, "valid", skip_real_scenes=False),
-            "test": eval_real_tiles(rec, root, "test", skip_real_scenes=True, overlay_dir=out,
-                                    n_overlays=8 if out is not None else 0)}
+    r = {"valid": eval_real_tiles(rec, root, "valid", skip_real_scenes=False),
+         "test": eval_real_tiles(rec, root, "test", skip_real_scenes=True, overlay_dir=out,
+                                 n_overlays=8 if out is not None else 0)}
+    for split, skip in (("valid", False), ("test", True)):
+        r[split]["flip"] = flip_accuracy(rec, upright_crops(root, split, skip))
+    x, _ = read_real_crops(data / "real-crops", ("test",))
+    r["real_crops_flip"] = flip_accuracy(rec, x)
+    return r
 
 
 def run_real_tiles(args: argparse.Namespace, rec: TileRecognizer, data: Path, out: Path) -> dict:
@@ -486,13 +491,15 @@ def format_real_tiles(r: dict) -> list[str]:
     rows = []
     for split in ("valid", "test"):
         if split in rt:
-            rows += [(a, b, c, "") for a, b, c in format_rows(rt[split], prt.get(split))]
-            if split == "test":
-                rows[-5] = rows[-5][:3] + (">= 98%",)
-                rows[-4] = rows[-4][:3] + (">= 97%",)
-                rows[-3] = rows[-3][:3] + (">= 0.95",)
-                rows[-1] = rows[-1][:3] + (">= 90% each",)
-    lines = [f"{a:<44}{b:<30}{c:<30}{d}" for a, b, c, d in rows]
+            targets = (">= 98%", ">= 97%", ">= 0.95", "", ">= 90% each") if split == "test" else ()
+            rows += [(a, b, c, targets[i] if i < len(targets) else "")
+                     for i, (a, b, c) in enumerate(format_rows(rt[split], prt.get(split)))]
+    if "real_crops_flip" in rt:
+        pf = prt.get("real_crops_flip")
+        rows.append(("(j) flip head, real crops test (and turned)",
+                     f"{100 * rt['real_crops_flip']['accuracy']:.1f}% ({rt['real_crops_flip']['n']} crops)",
+                     f"{100 * pf['accuracy']:.1f}% ({pf['n']} crops)" if pf else "", ""))
+    lines = [f"{a:<46}{b:<30}{c:<30}{d}" for a, b, c, d in rows]
     for split in ("valid", "test"):
         if split in rt:
             lines.append(per_kind_line(rt[split]))
@@ -529,7 +536,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(r))
     elif r.get("real_tiles_only"):
-        head = f"{'metric':<44}{'ours':<30}{'previous':<30}target"
+        head = f"{'metric':<46}{'ours':<30}{'previous':<30}target"
         print("\n".join([head, "-" * len(head)] + format_real_tiles(r)))
         if r.get("previous_dir"):
             print(f"previous: the models in {r['previous_dir']}")

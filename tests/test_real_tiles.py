@@ -167,3 +167,23 @@ def test_real_tiles_boxes_teach_heat_only_around_each_label_and_the_axis_of_clea
     assert t[10].sum() == 1.0 and t[9].sum() == 2.0           # the angle is taught on the tall box only
     assert t[1, 5, 5] == 1.0 and t[1, 5, 25] == 0.0 and t[1, 15, 10] == 0.0
     assert not same_as_real_tiles(Path("/nonexistent"), ("train",))
+
+
+def test_the_flip_head_is_judged_on_upright_tiles_and_the_same_turned(tmp_path):
+    from evaluation.real_tiles import flip_accuracy, upright_crops
+
+    root = _made_set(tmp_path)
+    crops = upright_crops(root, "test", skip_real_scenes=True)
+    assert crops.shape == (1, 96, 72, 3)            # photo c's 3m is 20x40: tall; the train photos' are square
+    assert upright_crops(root, "train").shape[0] == 0
+
+    class TopDark:   # "upside down" when the crop's bottom half is brighter than its top half
+        def classify(self, c):
+            c = np.asarray(c, float)
+            down = c[:, :48].mean((1, 2, 3)) < c[:, 48:].mean((1, 2, 3))
+            return np.zeros((len(c), len(KINDS))), down.astype(float)
+
+    x = np.zeros((3, 96, 72, 3), np.uint8)
+    x[:, :48] = 200                                  # bright tops: upright
+    x[2] = x[2, ::-1]                                # one that the head will call upside down though upright
+    assert flip_accuracy(TopDark(), x) == {"n": 6, "accuracy": 4 / 6}
