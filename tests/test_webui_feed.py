@@ -41,7 +41,7 @@ def test_the_bundled_demo_is_a_real_hand():
 def test_demo_feed_plays_the_steps_in_one_loop():
     feed = ScriptedDemoFeed(step_seconds=0.05, fps=50, hold_steps=1, loop=True).start()
     try:
-        wait_for(lambda: feed.snapshot()["step"] >= 3)
+        wait_for(lambda: feed.snapshot().get("step", -1) >= 3)
         snap = feed.snapshot()
         assert snap["state"]["variant"] == "sanma" and snap["tiles"] and snap["zones"]
         frame = feed.wait_frame(0, timeout=2)
@@ -339,3 +339,19 @@ def test_the_demo_film_keeps_its_own_rule_system_and_seating():
     finally:
         f.stop()
     assert any("The demo table plays sanma; the korean-3p setting" in p for p in problems)
+
+
+def test_unsure_tiles_are_named_in_players_words():
+    from page_words import internal_words
+
+    from webui.feed import low_confidence_problems
+
+    notes = low_confidence_problems([
+        {"id": "t9", "code": "bk", "confidence": 0.55, "zone": "discard", "seat": 0},
+        {"id": "t3", "code": "7p", "confidence": 0.41},
+        {"id": "t4", "code": "6z", "confidence": 0.3, "corrected": True},
+        {"id": "t5", "code": "1m", "confidence": 0.9}])
+    assert notes == ["The tile in East's discards was read as a face-down tile, only 55 % sure: tap it to check or "
+                     "correct it.",
+                     "A tile was read as 7 of dots (7p), only 41 % sure: tap it to check or correct it."]
+    assert not internal_words(" ".join(notes))

@@ -42,6 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from .words import place_words, tile_words
+
 DEMO_DIR = Path(__file__).resolve().parent / "demo"
 MODELS_MISSING = ("recognition models not installed: the tile detector (vision/detect.py) and the table "
                   "reconstruction are needed to read tiles from a picture; type the hand instead")
@@ -321,8 +323,16 @@ class TableFeed:
 
 
 def low_confidence_problems(tiles: list[dict[str, Any]], threshold: float = 0.6) -> list[str]:
-    return [f"Tile {t['id']} was read as {t['code']} with low confidence ({t['confidence']:.2f}): tap it to "
-            "check or correct it." for t in tiles if not t.get("corrected") and t.get("confidence", 1) < threshold]
+    """A note for each tile read unsurely, in players' words ("The tile in East's discards was read as a
+    face-down tile, only 55 % sure: tap it to check or correct it.")."""
+    out = []
+    for t in tiles:
+        if t.get("corrected") or t.get("confidence", 1) >= threshold:
+            continue
+        where = place_words(t)
+        out.append(f"{'The tile ' + where if where else 'A tile'} was read as {tile_words(str(t['code']))}, only "
+                   f"{round(100 * float(t['confidence']))} % sure: tap it to check or correct it.")
+    return out
 
 
 # ------------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import time
 
 import pytest
 from conftest import ARGS, CHROMIUM, DESKTOP, _why_skip
+from page_words import internal_words
 from painted import PaintedLabels, SteppedSource
 from test_hand_video import video as generated
 from test_webui_e2e import shoot
@@ -101,6 +102,11 @@ def test_a_generated_hand_watched_on_the_page_shows_only_what_is_so(key, tmp_pat
                 assert events == expected[:len(events)], f"frame {f.index}: {events[len(events) - 1]}"
                 page.wait_for_function(f"Number(document.body.dataset.version || 0) >= {payload['version']}",
                                        timeout=20000)
+                # every text on the page is in players' words: no event or phase names, track ids, bare codes
+                text = page.inner_text("body")
+                said = internal_words(text)
+                assert not said, (f"frame {f.index}", said, [text[max(0, text.find(w) - 60):text.find(w) + 20]
+                                                             for w in dict.fromkeys(said)])
                 if len(events) > followed:
                     # the status bar names the new events, in words, as the script had them (the last three)
                     words = [describe_event(ev, truth[i - 1] if i else None, cam)

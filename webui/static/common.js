@@ -27,8 +27,11 @@ function clear(node) { while (node.firstChild) node.removeChild(node.firstChild)
 
 const TILE_NAMES = {
   "1z": "East", "2z": "South", "3z": "West", "4z": "North", "5z": "White dragon", "6z": "Green dragon",
-  "7z": "Red dragon", "jk": "Joker (Fei)", "bk": "tile back",
+  "7z": "Red dragon", "jk": "Joker (Fei)", "bk": "face-down tile",
 };
+// a tile's short label (its notation; a face-down tile has none a player reads) and its name with the notation
+function shortCode(code) { return code === "bk" ? "back" : code; }
+function namedTile(code) { return code === "bk" ? "a face-down tile" : `${tileName(code)} (${code})`; }
 function tileName(code) {
   if (TILE_NAMES[code]) return TILE_NAMES[code];
   const suit = { m: "characters", p: "dots", s: "bamboo", f: "flower", g: "season", a: "animal", h: "face" }[code[1]];
@@ -37,7 +40,8 @@ function tileName(code) {
 
 function tileImg(code, extra) {
   const cls = "tile" + (extra ? " " + extra : "");
-  return el("img", { class: cls, src: `/tiles/${encodeURIComponent(code)}.png`, alt: `${code} (${tileName(code)})`, title: `${code} — ${tileName(code)}`,
+  return el("img", { class: cls, src: `/tiles/${encodeURIComponent(code)}.png`, alt: code === "bk" ? "face-down tile" : `${code} (${tileName(code)})`,
+                     title: code === "bk" ? "face-down tile" : `${code} — ${tileName(code)}`,
                      "data-code": code, width: 36, height: 48 });
 }
 

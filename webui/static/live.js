@@ -57,7 +57,7 @@ function drawOverlay(snap) {
     const poly = svgEl("polygon", { class: cls, points: t.corners.map((p) => p.join(",")).join(" "), tabindex: 0,
                                     role: "button", "data-tile": t.id, "data-code": t.code });
     const title = svgEl("title", {});
-    title.textContent = `${tileName(t.code)} (${t.code}), ${Math.round(t.confidence * 100)}% sure` +
+    title.textContent = `${namedTile(t.code)}, ${Math.round(t.confidence * 100)}% sure` +
       `${t.corrected ? ", corrected" : ""} — tap to correct`;
     poly.append(title);
     poly.addEventListener("click", () => openPalette(t));
@@ -66,7 +66,8 @@ function drawOverlay(snap) {
     const xs = t.corners.map((p) => p[0]), ys = t.corners.map((p) => p[1]);
     const label = svgEl("text", { class: "tile-label" + (low ? " low" : ""), x: Math.min(...xs), y: Math.min(...ys) - 2,
                                   "data-tile": t.id, "data-rank": t.corrected ? 0 : low ? 1 : 2 });
-    label.textContent = t.corrected ? `${t.code}✓` : `${t.code} ${Math.round(t.confidence * 100)}${low ? "?" : ""}`;
+    label.textContent = t.corrected ? `${shortCode(t.code)}✓` :
+      `${shortCode(t.code)} ${Math.round(t.confidence * 100)}${low ? "?" : ""}`;
     svg.append(label);
   }
   // labels never overlap: corrected and unsure tiles keep theirs first; a label that would cover one already
@@ -87,12 +88,12 @@ function drawOverlay(snap) {
 function openPalette(tile) {
   const dlg = document.getElementById("palette");
   document.getElementById("palette-info").textContent =
-    `This tile was read as ${tileName(tile.code)} (${tile.code}), ${Math.round(tile.confidence * 100)}% sure. ` +
+    `This tile was read as ${namedTile(tile.code)}, ${Math.round(tile.confidence * 100)}% sure. ` +
     "Pick what it really is.";
   const box = clear(document.getElementById("palette-tiles"));
   for (const code of Live.paletteCodes.concat(["bk"])) {
-    box.append(el("button", { type: "button", "data-code": code, "aria-label": `${code} ${tileName(code)}`,
-      onclick: () => { dlg.close(); sendCorrection(tile, code); } }, tileImg(code), el("span", { text: code })));
+    box.append(el("button", { type: "button", "data-code": code, "aria-label": namedTile(code),
+      onclick: () => { dlg.close(); sendCorrection(tile, code); } }, tileImg(code), el("span", { text: shortCode(code) })));
   }
   if (dlg.showModal) dlg.showModal(); else dlg.setAttribute("open", "");
 }
@@ -100,7 +101,7 @@ function openPalette(tile) {
 async function sendCorrection(tile, code) {
   try {
     await api("/api/live/correct", { method: "POST", json: { tile_id: tile.id, code } });
-    toast(`Tile ${tile.id}: ${tile.code} → ${code}. Saved for training.`);
+    toast(`The tile read as ${namedTile(tile.code)} is ${namedTile(code)}. Saved for training.`);
   } catch (e) {
     toast(`Correction failed: ${e.message}`);
   }
@@ -174,14 +175,20 @@ function drawWarnings(view) {
   }
 }
 
+// what a seat did that opens a window, and where a turn stands, in players' words (not the engine's names)
+const DECLARED = { added_kong: "added to a pong, making a kong of", closed_kong: "declared a concealed kong of",
+                   kita: "set aside a North:", bonus: "set aside a bonus tile:" };
+const PHASE_WORDS = { turn_start: "to draw", own_turn: "to discard", claim_window: "the discard may be claimed",
+                      kong_window: "the kong may be robbed" };
+
 function drawCalls(view) {
   const box = clear(document.getElementById("calls"));
   box.className = "calls";
   if (view.claim) {
-    box.append(el("p", {}, `${view.claim.discarder_name} ${view.claim.declaration ? "declared " + view.claim.declaration + " with" : "discarded"} `,
-      tileImg(view.claim.tile, "small"), ` ${view.claim.tile}.`));
+    box.append(el("p", {}, `${view.claim.discarder_name} ${DECLARED[view.claim.declaration] || "discarded"} `,
+      tileImg(view.claim.tile, "small"), ` ${tileName(view.claim.tile)}.`));
   } else {
-    box.append(el("p", { class: "muted", text: `${view.turn_name}'s turn (${view.phase.replace("_", " ")}).` }));
+    box.append(el("p", { class: "muted", text: `${view.turn_name}'s turn: ${PHASE_WORDS[view.phase] || "playing"}.` }));
   }
   let any = false;
   for (const s of view.seats) {
