@@ -401,7 +401,7 @@ def run(args: argparse.Namespace) -> dict:
         paths["scales"] = tuple(int(s) for s in args.scales.split(","))
     rec = TileRecognizer(threads=args.threads, head=None, auto_scale=getattr(args, "auto_scale", False),
                          fill_rows=not getattr(args, "no_fill_rows", False), **paths)
-    if getattr(args, "real_tiles_only", False):
+    if getattr(args, "real_only", False):
         return run_real_tiles(args, rec, data, out)
     base = None if args.no_baseline else Baseline(args.baseline)
     synth_dir = Path(args.synth) if args.synth else synth_eval_dir(args.synth_count)
@@ -471,14 +471,20 @@ def real_tiles_rows(rec: TileRecognizer, data: Path, out: Path | None) -> dict:
 
 
 def run_real_tiles(args: argparse.Namespace, rec: TileRecognizer, data: Path, out: Path) -> dict:
-    """``--real-tiles-only``: rows (i) alone, for the models and ``--previous``."""
-    r = {"real_tiles": real_tiles_rows(rec, data, out), "real_tiles_only": True}
+    """``--real-only``: the real photos' rows alone (real-tiles valid and test, real-scenes valid recall, real-crops
+    train+val as the trainer selects on them), for the models and ``--previous``: what chooses a model."""
+    def rows(m: TileRecognizer, o: Path | None) -> dict:
+        return {"real_tiles": real_tiles_rows(m, data, o),
+                "real_scenes_valid": eval_real_scenes(m, data / "real-scenes", "valid", None, None, 0),
+                "real_crops_trainval": {k: v for k, v in eval_real_crops(m, data / "real-crops", ("train", "val"),
+                                                                           None).items() if k in ("n", "top1")}}
+
+    r = {**rows(rec, out), "real_only": True}
     if not r["real_tiles"]:
         raise FileNotFoundError(f"{data / 'real-tiles'}: the real-tiles data set is not there (--data)")
     if getattr(args, "previous", None):
         ppaths = _previous_paths(Path(args.previous))
-        prec = TileRecognizer(threads=args.threads, head=None, **ppaths)
-        r["previous"] = {"real_tiles": real_tiles_rows(prec, data, None)}
+        r["previous"] = rows(TileRecognizer(threads=args.threads, head=None, **ppaths), None)
         r["previous_dir"] = str(args.previous)
     return r
 
@@ -535,9 +541,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return 2
     if args.json:
         print(json.dumps(r))
-    elif r.get("real_tiles_only"):
+    elif r.get("real_only"):
         head = f"{'metric':<46}{'ours':<30}{'previous':<30}target"
-        print("\n".join([head, "-" * len(head)] + format_real_tiles(r)))
+        prev = r.get("previous") or {}
+        extra = []
+        for name, key, field in (("(c) real scenes valid recall", "real_scenes_valid", "recall"),
+                                 ("    real crops train+val (validation) top-1", "real_crops_trainval", "top1")):
+            p = prev.get(key, {}).get(field)
+            ours = f"{100 * r[key][field]:.1f}%"
+            extra.append(f"{name:<46}{ours:<30}{'' if p is None else f'{100 * p:.1f}%'}")
+        print("\n".join([head, "-" * len(head)] + extra + format_real_tiles(r)))
         if r.get("previous_dir"):
             print(f"previous: the models in {r['previous_dir']}")
     else:
@@ -568,7 +581,8 @@ def register(sub) -> None:
                    "choice, vision.inference.DETECT_SCALES)")
     p.add_argument("--previous", metavar="DIR", help="a folder with the previous shipped models (detector.onnx, "
                    "classifier.onnx, classifier_head.npz): every row is measured for them too, in the same run")
-    p.add_argument("--real-tiles-only", action="store_true",
-                   help="only rows (i): real-tiles valid and test photos read through the whole path (a minute)")
+    p.add_argument("--real-only", action="store_true",
+                   help="only the real photos' rows: real-tiles valid and test read through the whole path, "
+                        "real-scenes valid recall, real-crops train+val (a minute or two)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_eval)

@@ -40,6 +40,7 @@ def quantize_classifier(model: Path, bank: Path, out: Path, samples: int = 512, 
     with tempfile.TemporaryDirectory() as tmp:
         pre = Path(tmp) / "pre.onnx"
         quant_pre_process(str(model), str(pre))
+        out.parent.mkdir(parents=True, exist_ok=True)
         part = out.with_suffix(".tmp.onnx")
         quantize_static(str(pre), str(part), Reader(), quant_format=QuantFormat.QDQ,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True)

@@ -245,6 +245,21 @@ def export_onnx(model: TileClassifier, path: str, kinds: list[str]) -> None:
     print(f"exported {path} ({os.path.getsize(path) / 1e6:.2f} MB)", flush=True)
 
 
+def export_checkpoint(work: Path, path: str) -> int:
+    """Export ``work``'s best checkpoint (else its last) to ``path``; exit status 2 when there is none."""
+    ckpt = next((work / n for n in ("best.pt", "last.pt") if (work / n).is_file()), None)
+    if ckpt is None or not path:
+        print(f"error: no checkpoint in {work}" if ckpt is None else "error: --export names no file", file=sys.stderr)
+        return 2
+    state = torch.load(ckpt, map_location="cpu", weights_only=False)
+    kinds = list(state["kinds"])
+    model = TileClassifier(len(kinds))
+    model.load_state_dict(state["model"])
+    print(f"exporting {ckpt} (step {state['step']})", flush=True)
+    export_onnx(model, path, kinds)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bank", default="/tmp/mj/cls-bank.npz")
@@ -284,7 +299,11 @@ def main(argv: list[str] | None = None) -> int:
                     "train split only; '' = none)")
     ap.add_argument("--recipe", choices=["cpu", "gpu"], default="cpu",
                     help="gpu: cuda, batch 512, 20000 steps (overrides those options)")
+    ap.add_argument("--export-only", action="store_true",
+                    help="export the best checkpoint in --work so far (a run still going on, or stopped) and stop")
     args = ap.parse_args(argv)
+    if args.export_only:
+        return export_checkpoint(Path(args.work).expanduser(), args.export)
     if args.recipe == "gpu":
         args.batch, args.steps = 512, 20000
     device = "cuda" if args.recipe == "gpu" and torch.cuda.is_available() else "cpu"
