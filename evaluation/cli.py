@@ -7,15 +7,17 @@ COMMANDS = {
     "eval-models": "evaluate the tile models (synthetic, real crops, real scenes, latency)",
     "eval-reconstruction": "how often generated tables are reconstructed exactly",
     "eval-video": "how often the events of generated hands are inferred exactly",
+    "eval-learning": "learning a set from corrected photos: its other photos before/after",
 }
 
 
 def register(sub) -> None:  # type: ignore[no-untyped-def]
-    from . import recognition, reconstruction, video
+    from . import recognition, reconstruction, set_learning, video
 
     recognition.register(sub)
     reconstruction.register(sub)
     video.register(sub)
+    set_learning.register(sub)
 
 
 __all__ = ["COMMANDS", "register"]

@@ -187,3 +187,29 @@ def test_the_flip_head_is_judged_on_upright_tiles_and_the_same_turned(tmp_path):
     x[:, :48] = 200                                  # bright tops: upright
     x[2] = x[2, ::-1]                                # one that the head will call upside down though upright
     assert flip_accuracy(TopDark(), x) == {"n": 6, "accuracy": 4 / 6}
+
+
+def test_sets_are_grouped_by_the_day_of_their_photos_and_taught_as_a_player_corrects(tmp_path):
+    from datasets.real_tiles import LabelledPhoto
+    from evaluation.set_learning import corrected_tiles, group_of, set_groups
+
+    assert group_of("IMG_20231217_203101.jpg") == "IMG_20231217" and group_of("IMG_2744.jpg") == "IMG_27xx"
+    assert group_of("384498307_655768726684557_2573241153980532960_n.jpg") is None
+    for split, names in (("train", ["IMG_20231030_100000", "IMG_20231030_200000", "IMG_20231031_100000", "hand_1"]),
+                         ("valid", ["IMG_20231030_900000", "IMG_20231030_800000", "IMG_20231031_900000"])):
+        (tmp_path / split / "images").mkdir(parents=True, exist_ok=True)
+        for n in names:
+            (tmp_path / split / "images" / f"{n}.jpg").touch()
+    # the 31st has one train photo: too few to learn 2 from
+    assert set_groups(tmp_path, "valid", learn=2) == {
+        "IMG_20231030": {"learn": ["IMG_20231030_100000.jpg", "IMG_20231030_200000.jpg"],
+                         "read": ["IMG_20231030_800000.jpg", "IMG_20231030_900000.jpg"]}}
+    ph = LabelledPhoto("x.jpg", np.zeros((100, 200, 3), np.uint8),
+                       np.array([[0, 0, 10, 14], [10, 0, 20, 14], [40, 0, 50, 14]], float), ["1m", "2m", "3m"])
+    read = _Reader([((0, 0, 10, 14), "9p"), ((11, 1, 15, 12), "1m"), ((100, 50, 110, 64), "bk")])
+    tiles = corrected_tiles(read.recognize(ph.image).tiles, ph)
+    assert [(t["code"], t["corners"][0]) for t in tiles] == [
+        ("1m", [0.0, 0.0]),       # fits the first label: its code
+        ("none", [11.0, 1.0]),    # centre on the second tile, fits no label: a split box
+        ("2m", [10.0, 0.0]),      # labels no box fits, with their own boxes
+        ("3m", [40.0, 0.0])]      # (the box away from every label is left out)
