@@ -2,7 +2,8 @@
 painted as a flat quad whose colour names its kind (outlined, so a tile that moves changes the picture), and
 a stand-in recogniser that boxes exactly the painted faces and reads a crop by the colour at its centre
 (anything else reads as "not a tile"). What the page then shows is the pipeline's and the engine's doing,
-not the models'."""
+not the models'. A label with ``top3`` ([(code, probability), ...]) is painted so that it reads so instead: a
+misreading with the classifier's alternatives, as the models give them."""
 
 from __future__ import annotations
 
@@ -37,19 +38,26 @@ class PaintedLabels:
 
     scales = (640,)
     nms_iou = 0.3
+    MARK = 8      # the frame's k-th label with a top3 is painted with red _R + MARK * k
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.boxes = empty_boxes()
+        self.readings: list[list[tuple[str, float]]] = []   # the top3 of the labels painted marked, in order
 
     def paint(self, labels, size=(1280, 720)) -> np.ndarray:
         w, h = size
         img = np.full((h, w, 3), 30, np.uint8)
         quads = np.array([lab["corners"] for lab in labels], np.float64).reshape(-1, 4, 2)
+        self.readings = []
         for lab, q in zip(labels, quads, strict=True):
             k = TILE_CODES.index(lab["code"] if lab["face_up"] else "bk")
             pts = np.round(q).astype(np.int32)
-            cv2.fillConvexPoly(img, pts, (4 * k + 10, _G, _R))
+            red = _R
+            if lab.get("top3"):
+                self.readings.append([(str(c), float(p)) for c, p in lab["top3"]])
+                red = _R + self.MARK * len(self.readings)
+            cv2.fillConvexPoly(img, pts, (4 * k + 10, _G, red))
             cv2.polylines(img, [pts], True, (0, 0, 0), 2)
         self.boxes = {"obb": G.quad_to_obb(quads) if len(quads) else np.zeros((0, 5)), "quad": quads,
                       "score": np.ones(len(labels)),
@@ -64,8 +72,13 @@ class PaintedLabels:
         for i, c in enumerate(crops):
             h, w = c.shape[:2]
             px = c[h // 2 - 4:h // 2 + 4, w // 2 - 4:w // 2 + 4].reshape(-1, 3).astype(int)
-            ok = (np.abs(px[:, 1] - _G) < 3) & (np.abs(px[:, 2] - _R) < 3)
-            if ok.mean() > 0.8:
+            ok = np.abs(px[:, 1] - _G) < 3
+            mark = int(round((np.median(px[:, 2]) - _R) / self.MARK))
+            ok &= np.abs(px[:, 2] - (_R + self.MARK * mark)) < 3
+            if ok.mean() > 0.8 and 0 < mark <= len(self.readings):
+                for code, q in self.readings[mark - 1]:
+                    p[i, TILE_CODES.index(code)] = q
+            elif ok.mean() > 0.8 and mark == 0:
                 p[i, int(round((np.median(px[ok, 0]) - 10) / 4))] = 1.0
             else:
                 p[i, NONE_INDEX] = 1.0

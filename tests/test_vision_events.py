@@ -366,19 +366,19 @@ def test_live_analyzer_follows_the_hand_into_an_engine_state():
 
     video, observations, expected = hand("sanma", 0, None)
     live = LiveAnalyzer("sanma", recognizer=object())
-    live._follow_game(observations[0].to_dict())
+    live._follow_game(observations[0])
     first = live._state
     assert first is not None and first["variant"] == "sanma"
     assert [s["hand"].count("bk") for s in first["seats"]].count(0) == 1  # only the camera player's hand is known
     for obs in observations[1:6]:
-        live._follow_game(obs.to_dict())
+        live._follow_game(obs)
         assert live._game_problems == []
     good = live._state
     assert good != first
     broken = observations[5].to_dict()
     seat = next(s for s in broken["seats"] if s["discards"])
     seat["discards"] = []  # discards vanish without a call: impossible
-    live._follow_game(broken)
+    live._follow_game(TableObservation.from_dict(broken))
     assert live._state == good and live._game_problems
 
 
@@ -398,12 +398,12 @@ def test_the_settings_table_options_reach_the_followed_game():
     feed._lock = threading.Lock()
     feed._refresh = lambda: None
     feed.configure("sanma", {"kuikae": "allowed", "riichi_min_points": 0}, None)
-    live._follow_game(observations[0].to_dict())
+    live._follow_game(observations[0])
     assert live._state["options"]["kuikae"] == "allowed" and live._state["options"]["riichi_min_points"] == 0
     deal = live.hand_logs()[0].events[0]
     assert deal.options_dict == {"kuikae": "allowed", "riichi_min_points": 0}
     live.options = {}
-    live._follow_game(observations[1].to_dict())  # the same hand: still its deal's options
+    live._follow_game(observations[1])  # the same hand: still its deal's options
     assert live._state["options"]["kuikae"] == "allowed"
 
 
@@ -505,8 +505,8 @@ def test_live_analyzer_follows_the_hand_with_the_matchs_seating():
     live = LiveAnalyzer("sanma", recognizer=object(), positions=video.positions, dealer=video.dealer)
     guess = LiveAnalyzer("sanma", recognizer=object())
     for obs in observations[:10]:
-        live._follow_game(obs.to_dict())
-        guess._follow_game(obs.to_dict())
+        live._follow_game(obs)
+        guess._follow_game(obs)
     game = TableGame("sanma", camera=video.camera, dealer=video.dealer, positions=video.positions)
     for obs in observations[:10]:
         data = game.feed(obs)
@@ -528,7 +528,7 @@ def test_the_users_seat_sets_whose_hand_the_camera_follows():
     live = LiveAnalyzer("sanma", recognizer=object())
     live.me = 1
     for obs in observations[:10]:
-        live._follow_game(obs.to_dict())
+        live._follow_game(obs)
     game = TableGame("sanma", camera=video.camera, dealer=video.dealer, positions=video.positions)
     for obs in observations[:10]:
         data = game.feed(obs)

@@ -64,7 +64,7 @@ from .inference import (
     normalize_image,
     recheck_turned,
 )
-from .observation import describe_change
+from .observation import TableObservation, describe_change
 from .rows import complete_rows
 from .tracking import TileTracker
 
@@ -83,8 +83,9 @@ class FrameResult:
     """What the live pipeline made of one frame: the ``tiles`` seen (id, code, confidence, corners, face_up,
     stable, top3, corrected), the fitted ``zones``, the followed game's table ``state`` (assistant.table schema)
     and its last ``event`` in words, the ``win`` being scored, ``problems`` in plain words, the stable
-    ``observation`` rebuilt from the tiles, ``timing`` of the stages and whether every tile is ``stable``.
-    :meth:`to_json` serialises it at the page's edge."""
+    ``observation`` rebuilt from the tiles (as the page shows it: which tile lies where and its readings are
+    in ``tiles``; the followed game gets the whole :class:`~vision.observation.TableObservation`), ``timing``
+    of the stages and whether every tile is ``stable``. :meth:`to_json` serialises it at the page's edge."""
 
     tiles: tuple[dict[str, Any], ...] = ()
     zones: tuple[dict[str, Any], ...] = ()
@@ -537,16 +538,16 @@ class LiveAnalyzer:
         self._complete(work, prev)
         tiles, records, places, settled = self._track(work)
         t2 = time.perf_counter()
-        observation, problems, rebuilt = self._rebuild(records, places, tiles)
+        table, observation, problems, rebuilt = self._rebuild(records, places, tiles)
         t3 = time.perf_counter()
-        if observation is not None and settled:
+        if table is not None and observation is not None and settled:
             change = describe_change(self._stable_obs, observation)
             if change and self._state is None:
                 # the table's change in positions only until a game is followed: then the status bar names
                 # the engine's events (a change it did not accept is no event: "seat 1 drew" for a misread)
                 self._last_event = change
             if change or self._stable_obs is None or self._game is None or self._game.variant != self.variant:
-                self._follow_game(observation)
+                self._follow_game(table)
             self._stable_obs = observation
         self._account(work, small, rebuilt, (t0, t_diff, t1, t2, t3))
         zones = self._rebuilt.get("zones", []) if self._rebuilt else []
@@ -796,14 +797,15 @@ class LiveAnalyzer:
         game = self._game
         return game.hand_logs() if game is not None else []
 
-    def _follow_game(self, observation: dict) -> None:
-        """Feed a changed stable observation to the hand being followed (its problems are kept in
-        ``_game_problems`` until the next change, so that every frame shows them)."""
+    def _follow_game(self, observation: TableObservation) -> None:
+        """Feed a changed stable observation to the hand being followed, whole: the follower's repairs read
+        its assignments and their classifier readings (its problems are kept in ``_game_problems`` until the
+        next change, so that every frame shows them)."""
         from .events import TableGame
 
         if self._game is None or self._game.variant != self.variant:
             seating = self._positions_for()
-            ring = seating or sorted(int(s["position"]) for s in observation.get("seats", []))
+            ring = seating or sorted(int(s.position) for s in observation.seats)
             self._game = TableGame(self.variant, camera=0, dealer=self._dealer_for(ring) if ring else 0,
                                    positions=seating, options=self._options)
             self._state, self._win = None, None
@@ -948,19 +950,21 @@ class LiveAnalyzer:
         return out if out > 0 else float("inf")
 
     def _rebuild(self, records: list[dict], places: list[tuple], tiles: list[dict]
-                 ) -> tuple[dict | None, list[str], bool]:
-        """(observation, problems, rebuilt): the table from the believed tiles; the last rebuild is reused
-        when the believed codes, the tiles' turns and places (within the tracker's move tolerance), the rule
-        system and the calibration are all the same."""
+                 ) -> tuple[TableObservation | None, dict | None, list[str], bool]:
+        """(observation, the page's view of it, problems, rebuilt): the table from the believed tiles, the
+        observation whole (its assignments with their classifier readings: what the followed game repairs
+        misreadings with) and as a dict without its assignments (the page finds which tile lies where in its
+        tiles); the last rebuild is reused when the believed codes, the tiles' turns and places (within the
+        tracker's move tolerance), the rule system and the calibration are all the same."""
         problems: list[str] = []
         if self.calibration is None:
             problems.append("The table is not calibrated yet (too few tiles to estimate it): calibrate it on the "
                             "calibration page.")
             self._rebuilt = None
-            return None, problems, False
+            return None, None, problems, False
         if not records:
             self._rebuilt = None
-            return None, problems, False
+            return None, None, problems, False
         key = (self.variant, tuple(sorted(p[:3] for p in places)))
         xy = {p[0]: p[3] for p in places}
         tol = self.tracker.move_tolerance * self.tracker.tile_mm
@@ -976,12 +980,12 @@ class LiveAnalyzer:
                 observation = obs.to_dict()
                 where = {a["index"]: a for a in obs.assignments}
                 by_track = {r["track_id"]: where.get(n_) for n_, r in enumerate(records)}
-                observation.pop("assignments", None)
+                observation.pop("assignments", None)   # the page's view (its tiles say where each lies)
                 notes = [f"Tile t{records[c['index']]['track_id']} reads as {c['read']}, but the table would then "
                          f"show more {c['read']} than the set has: taken for {c['now']}, its next best reading. "
                          "Tap it to check or correct it." for c in obs.meta.get("copies_reread", [])]
                 old = self._rebuilt = {"key": key, "calibration": self.calibration,
-                                       "xy": {t: v.copy() for t, v in xy.items()},
+                                       "xy": {t: v.copy() for t, v in xy.items()}, "table": obs,
                                        "observation": observation, "by_track": by_track,
                                        "problems": notes + [p.message for p in obs.problems],
                                        "zones": self._zone_outlines(getattr(obs, "zones_fitted", None),
@@ -989,14 +993,14 @@ class LiveAnalyzer:
             except (ValueError, KeyError, IndexError) as e:
                 self._rebuilt = None
                 problems.append(f"The table could not be rebuilt from this frame: {e}")
-                return None, problems, True
+                return None, None, problems, True
         for tile in tiles:
             a = old["by_track"].get(int(tile["id"][1:]))
             if a is not None:
                 tile["zone"], tile["seat"] = a["part"], a["position"]
                 if a["code"] != tile["code"] and not tile.get("corrected"):   # read again by the table's counts
                     tile["read_as"], tile["code"] = tile["code"], a["code"]
-        return old["observation"], problems + list(old["problems"]), rebuilt
+        return old["table"], old["observation"], problems + list(old["problems"]), rebuilt
 
     def _zone_outlines(self, zones, occupied) -> list[dict]:
         """The fitted zones as the page draws them: {name, seat (engine seat, None for the centre), polygon in
