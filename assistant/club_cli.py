@@ -20,8 +20,9 @@ import io
 import json
 from pathlib import Path
 
-from .match.db import SCHEMA_VERSION, default_target, is_url, migrate, open_for_admin
+from .match.db import SCHEMA_VERSION, check_target, default_target, is_url, migrate, open_for_admin
 from .match.events import MatchError
+from .match.export import csv_row, printable
 from .match_cli import _guard
 
 EXIT_PROBLEMS = 1
@@ -72,6 +73,7 @@ def cmd_db_migrate(args: argparse.Namespace) -> int:
 def _missing_file(args: argparse.Namespace) -> Path | None:
     """The SQLite file named (or the default one) when it does not exist yet; None for a URL or an existing file."""
     target = args.db or default_target()
+    check_target(target)
     if is_url(target):
         return None
     path = Path(target).expanduser()
@@ -143,14 +145,14 @@ def cmd_standings(args: argparse.Namespace) -> int:
         for t in lines:
             rank = rank + 1 if t.variant == last else 1
             last = t.variant
-            w.writerow([t.variant, rank, t.player, t.matches, t.finished, f"{t.score:.1f}", t.points, t.uma,
-                        f"{t.oka:.1f}", *t.places, f"{t.average_place:.2f}", t.hands_won, t.deal_ins])
+            w.writerow(csv_row([t.variant, rank, t.player, t.matches, t.finished, f"{t.score:.1f}", t.points, t.uma,
+                                f"{t.oka:.1f}", *t.places, f"{t.average_place:.2f}", t.hands_won, t.deal_ins]))
         print(buf.getvalue(), end="")
         return 0
     if not lines:
-        print("no matches" + (f" in league {args.league}" if args.league else "")
-              + (f" in tournament {args.tournament}" if args.tournament else "")
-              + (f" since {args.since}" if args.since else ""))
+        print(printable("no matches" + (f" in league {args.league}" if args.league else "")
+                        + (f" in tournament {args.tournament}" if args.tournament else "")
+                        + (f" since {args.since}" if args.since else "")))
         return 0
     last = None
     rank = 0
@@ -165,7 +167,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         rank += 1
         places = "/".join(str(c) for c in t.places[:3 if t.variant != "hong-kong" else 4])
         open_ = f" ({t.matches - t.finished} open)" if t.matches > t.finished else ""
-        print(f"  {rank:>2}  {t.player:<16} {t.matches:>7} {_fmt(float(t.score)):>8} {places:>11} "
+        print(f"  {rank:>2}  {printable(t.player):<16} {t.matches:>7} {_fmt(float(t.score)):>8} {places:>11} "
               f"{t.average_place:>5.2f} {t.hands_won:>4} {t.deal_ins:>8}{open_}")
     return 0
 
@@ -190,7 +192,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
         status = f"finished ({s.end_reason})" if s.finished else f"{s.label}"
         points = " · ".join(f"{p} {v:,}" for p, v in zip(s.players, s.points, strict=True))
         session = f" [{t.info.session}]" if t.info.session else ""
-        print(f"{t.name:<12}{session}  {s.variant:<10}  {status:<24}  {points}")
+        print(printable(f"{t.name:<12}{session}  {s.variant:<10}  {status:<24}  {points}"))
     return 0
 
 
@@ -203,7 +205,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         n = len(tables(st, league=args.league, tournament=args.tournament, since=args.since))
         problems = check(st, league=args.league, tournament=args.tournament, since=args.since)
     for p in problems:
-        print(p)
+        print(printable(p))
     print(f"{n} match{'es' if n != 1 else ''} checked: "
           + ("every one adds up" if not problems else f"{len(problems)} problem(s)"))
     return EXIT_PROBLEMS if problems else 0
@@ -222,7 +224,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if not rows:
         print("no corrections")
     for c in rows:
-        print(f"{c.time}  {c.table or c.match:<12}  event {c.seq:<4} by {c.by}: {c.text}")
+        print(printable(f"{c.time}  {c.table or c.match:<12}  event {c.seq:<4} by {c.by}: {c.text}"))
     return 0
 
 

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .match.db import db_error_text, default_target, is_url
+from .match.db import check_target, db_error_text, default_target, is_url
 from .match.events import (
     HAND_FLAGS,
     AbortiveDraw,
@@ -53,7 +53,7 @@ from .match.events import (
     WinClaim,
     event_from_json,
 )
-from .match.export import log_to_json, records_from_json, score_sheet, state_json, to_csv
+from .match.export import log_to_json, printable, records_from_json, score_sheet, state_json, to_csv
 from .match.rules import RULES, WIND_NAMES
 from .match.state import MatchState, effective_events, last_undoable
 from .match.store import Store
@@ -292,7 +292,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(state_json(state, match_id), indent=2))
     else:
-        print(score_sheet(state, match_id))
+        print("\n".join(printable(line) for line in score_sheet(state, match_id).split("\n")))
     return 0
 
 
@@ -337,6 +337,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"wrote {args.out}")
     else:
         sys.stdout.write(text)
+    if args.format == "mjai" and not text.endswith('{"type":"end_game"}\n'):
+        print("note: the last hand is still being played: it stops at its latest event (no end_kyoku, no "
+              "end_game)", file=sys.stderr)
     return 0
 
 
@@ -369,13 +372,14 @@ def cmd_import(args: argparse.Namespace) -> int:
         new_id = st.write_log(None if args.new_id else match_id, records, **_club_of(data))
         state = st.state(new_id)
     print(new_id)
-    print(f"imported {len(records)} events: {state.variant}, {', '.join(state.players)}"
-          + (f", finished ({state.end_reason})" if state.finished else f", next hand {state.label}"))
+    print(printable(f"imported {len(records)} events: {state.variant}, {', '.join(state.players)}"
+                    + (f", finished ({state.end_reason})" if state.finished else f", next hand {state.label}")))
     return 0
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     target = args.db or default_target()
+    check_target(target)
     if not is_url(target) and not Path(target).expanduser().exists():
         print(f"no matches in {Path(target).expanduser()}")
         return 0
@@ -393,8 +397,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             where = "  ".join(x for x in (m.table and f"table {m.table}", m.session and f"session {m.session}",
                                           m.league and f"league {m.league}",
                                           m.tournament and f"tournament {m.tournament}") if x)
-            print(f"{m.id}  {m.variant:<10}  {', '.join(m.players):<24}  {m.events:>4} events  "
-                  f"{m.last_time}  {status}" + (f"  [{where}]" if where else ""))
+            print(printable(f"{m.id}  {m.variant:<10}  {', '.join(m.players):<24}  {m.events:>4} events  "
+                            f"{m.last_time}  {status}" + (f"  [{where}]" if where else "")))
     return 0
 
 
@@ -402,7 +406,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _guard(func: Any) -> Any:
-    """Database and file errors become MatchError (a ValueError), so the CLI reports them as bad input."""
+    """Database and file errors become MatchError (a ValueError), so the CLI reports them as bad input; a message
+    that quotes a name with control characters or terminal escapes in it shows them escaped, on one line."""
 
     @functools.wraps(func)
     def run(args: argparse.Namespace) -> int:
@@ -411,8 +416,10 @@ def _guard(func: Any) -> Any:
         except Exception as e:
             text = db_error_text(e)
             if text is None:
+                if isinstance(e, ValueError) and not str(e).isprintable():
+                    raise MatchError(printable(str(e))) from None
                 raise
-            raise MatchError(text) from None
+            raise MatchError(printable(text)) from None
 
     return run
 

@@ -80,8 +80,10 @@ def save():
     pts = []
     for i, c in enumerate(corners):
         if (not isinstance(c, list) or len(c) != 2
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in c)):
-            raise ApiError(f"corner {i + 1} must be [x, y] in pixels, got {c!r}", field=f"corners[{i}]")
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= 1e6 for v in c)):
+            shown = json.dumps(c)
+            raise ApiError(f"corner {i + 1} must be [x, y] in pixels, got "
+                           f"{shown if len(shown) <= 60 else shown[:59] + '…'}", field=f"corners[{i}]")
         pts.append([float(c[0]), float(c[1])])
     size = data.get("image_size")
     if (not isinstance(size, list) or len(size) != 2

@@ -7,11 +7,17 @@ so the engine's CLI imports nothing from this package.
 from __future__ import annotations
 
 import argparse
+import io
 import socket
 import sys
 from typing import Any
 
 DEFAULT_PORT = 8765
+#: seconds a client has to send a request's line and headers (a half-open or trickling connection is dropped then)
+HEADER_TIMEOUT = 10.0
+#: seconds a connection may sit without a byte read or written once its request has begun (a body sent too slowly,
+#: a viewer whose page stopped reading)
+IDLE_TIMEOUT = 60.0
 #: the commands :func:`register` adds (name -> help): ``mahjong-assistant`` lists them without loading them
 COMMANDS = {"serve": "the web page: live table view, analysis, score sheet"}
 
@@ -114,13 +120,61 @@ def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.
     return 0
 
 
-def _redacting_handler():
-    """Werkzeug's request handler with the access token blanked out of the request log."""
+class _Deadline(io.RawIOBase):
+    """The socket as a request handler reads it: while ``deadline`` is set (the request line and headers), every
+    read must be done by then, however slowly the bytes trickle in; after it, each read or write may wait
+    ``idle`` seconds."""
+
+    def __init__(self, sock: socket.socket, idle: float) -> None:
+        self.sock = sock
+        self.idle = idle
+        self.deadline: float | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        import time
+
+        wait = self.idle
+        if self.deadline is not None:
+            wait = min(wait, self.deadline - time.monotonic())
+            if wait <= 0:
+                raise TimeoutError("the request's headers did not arrive in time")
+        self.sock.settimeout(wait)
+        return self.sock.recv_into(buffer)
+
+
+def _redacting_handler(header_timeout: float | None = None, idle_timeout: float | None = None):
+    """Werkzeug's request handler with the access token blanked out of the request log, and timeouts: a client
+    gets ``header_timeout`` seconds (:data:`HEADER_TIMEOUT`) to send its request line and headers, each later read
+    or write may wait ``idle_timeout`` (:data:`IDLE_TIMEOUT`); a connection that takes longer is closed, so
+    half-open connections do not hold the server's threads."""
     import re
+    import time
 
     from werkzeug.serving import WSGIRequestHandler
 
+    headers_within = HEADER_TIMEOUT if header_timeout is None else header_timeout
+    idle = IDLE_TIMEOUT if idle_timeout is None else idle_timeout
+
     class Handler(WSGIRequestHandler):
+        def setup(self) -> None:
+            super().setup()
+            self.rfile.close()  # nothing read from it yet: every read goes through the deadline instead
+            self._deadline = _Deadline(self.connection, idle)
+            self.rfile = io.BufferedReader(self._deadline)
+
+        def handle_one_request(self) -> None:
+            self._deadline.deadline = time.monotonic() + headers_within
+            super().handle_one_request()
+
+        def parse_request(self) -> bool:
+            ok = super().parse_request()
+            self._deadline.deadline = None  # the headers are in: the body and the reply have the idle timeout
+            self.connection.settimeout(idle)
+            return ok
+
         def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
             hide = r"(token=)[^&\s]+"
             self.requestline = re.sub(hide, r"\1(hidden)", getattr(self, "requestline", "") or "")

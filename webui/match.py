@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from assistant.match import MatchError, Riichi, Store, Undo, Win, WinClaim
-from assistant.match.db import db_error_text
+from assistant.match.db import db_error_text, scrub
 from assistant.match.events import HandSpec
 from assistant.match.export import log_to_json, state_json, to_csv
 from assistant.match.rules import RULES
@@ -33,7 +33,7 @@ def store(readonly: bool = False):
     except MatchError as e:
         if readonly and str(e).startswith("no match database"):
             raise ApiError("no match yet: start one on the score sheet", 404) from None
-        raise ApiError(f"the match ledger is not available: {e}", 503) from None
+        raise ApiError(f"the match ledger is not available: {scrub(str(e))}", 503) from None
     except Exception as e:
         text = db_error_text(e)
         if text is not None:

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, unquote_plus, urlsplit, urlunsplit
 
 from .events import MatchError
 
@@ -86,8 +86,21 @@ MIGRATIONS: list[tuple[int, str, dict[str, list[str]]]] = [
 assert MIGRATIONS[-1][0] == SCHEMA_VERSION
 
 
+URL_SCHEME = re.compile(r"^postgres(ql)?://", re.IGNORECASE)  # libpq reads the scheme in lower case only
+#: query parameters of a connection URL whose values are secrets (libpq: password, sslpassword)
+SECRET_PARAMS = frozenset({"password", "sslpassword"})
+_secrets: set[str] = set()  # the passwords of every URL opened in this process: never in a message or log
+
+
 def is_url(target: str | os.PathLike[str]) -> bool:
-    return isinstance(target, str) and bool(re.match(r"^postgres(ql)?://", target))
+    """A PostgreSQL URL (``postgresql://`` or ``postgres://``, in any case), not a file path."""
+    return isinstance(target, str) and bool(URL_SCHEME.match(target))
+
+
+def _libpq_url(url: str) -> str:
+    """The URL as libpq reads it: the scheme in lower case (``POSTGRESQL://`` is not a URL to libpq, and the
+    whole string, password included, would come back in its error message)."""
+    return URL_SCHEME.sub(lambda m: m.group(0).lower(), url, count=1)
 
 
 def default_target() -> str:
@@ -99,24 +112,55 @@ def default_target() -> str:
 
 
 def redact(url: str) -> str:
-    """A URL fit for messages and logs: the password replaced by ``***``."""
+    """A URL fit for messages and logs: the password (``user:PASSWORD@`` and ``?password=``) replaced by
+    ``***``."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port:
-        host += f":{parts.port}"
-    user = f"{parts.username}:***@" if parts.username else ":***@"
-    return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
+    netloc = parts.netloc
+    if parts.password is not None:
+        userinfo, _, hostinfo = netloc.rpartition("@")
+        user = userinfo.partition(":")[0]
+        netloc = f"{user}:***@{hostinfo}"
+    query = parts.query
+    if query:
+        query = "&".join(
+            f"{key}=***" if sep and unquote_plus(key).lower() in SECRET_PARAMS else f"{key}{sep}{value}"
+            for key, sep, value in (item.partition("=") for item in query.split("&")))
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def remember_secrets(url: str) -> None:
+    """Note the passwords of ``url`` (as written and decoded) so that :func:`scrub` hides them wherever they
+    turn up: a driver's error message, a reply to a web client, a log line."""
+    parts = urlsplit(url)
+    found = [parts.password] if parts.password else []
+    found += [value for key, value in parse_qsl(parts.query, keep_blank_values=True) if key.lower() in SECRET_PARAMS]
+    raw = [value for key, _, value in (item.partition("=") for item in parts.query.split("&"))
+           if unquote_plus(key).lower() in SECRET_PARAMS]
+    raw += [parts.netloc.rpartition("@")[0].partition(":")[2]] if parts.password else []
+    for secret in found + raw + [unquote(p) for p in found]:
+        if len(secret) >= 4:  # a shorter one would blank out ordinary words (URLs hide it all the same)
+            _secrets.add(secret)
+
+
+def scrub(text: str) -> str:
+    """``text`` with every password this process has seen replaced by ``***``, and any PostgreSQL URL in it
+    redacted: a message fit to print, log or send."""
+    text = re.sub(r"postgres(?:ql)?://[^\s'\"<>]*[^\s'\"<>:;,.!?)]", lambda m: redact(m.group(0)), text,
+                  flags=re.IGNORECASE)
+    text = re.sub(r"\b((?:ssl)?password\s*=\s*)('[^']*'|[^\s&'\"]*[^\s&'\":;,.!?)])", r"\1***", text,
+                  flags=re.IGNORECASE)
+    for secret in sorted(_secrets, key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
 
 
 def db_error_text(e: BaseException) -> str | None:
     """One line for an error of the ledger's database (SQLite, a file, or PostgreSQL), None for anything else."""
     if isinstance(e, sqlite3.Error | OSError):
-        return f"{type(e).__name__}: {e}"
+        return scrub(f"{type(e).__name__}: {e}")
     if type(e).__module__.startswith("psycopg"):
         text = str(e).strip()
-        return f"PostgreSQL: {text.splitlines()[0] if text else type(e).__name__}"
+        return scrub(f"PostgreSQL: {text.splitlines()[0] if text else type(e).__name__}")
     return None
 
 
@@ -246,6 +290,8 @@ class PostgresBackend:
                        "matches_one_per_tournament_table", "ledger_meta_pkey"})
 
     def __init__(self, url: str, readonly: bool = False) -> None:
+        url = _libpq_url(url)
+        remember_secrets(url)
         self.where = redact(url)
         try:
             import psycopg
@@ -256,7 +302,7 @@ class PostgresBackend:
             self.conn = psycopg.connect(url, autocommit=True, connect_timeout=10)
         except psycopg.Error as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise MatchError(f"cannot connect to PostgreSQL at {self.where}: {first}") from None
+            raise MatchError(scrub(f"cannot connect to PostgreSQL at {self.where}: {first}")) from None
         self.conn.isolation_level = psycopg.IsolationLevel.SERIALIZABLE
         if readonly:
             self.conn.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
@@ -294,10 +340,20 @@ class PostgresBackend:
         self.conn.close()
 
 
+def check_target(target: str | os.PathLike[str]) -> None:
+    """MatchError for a libpq ``host=... password=...`` string given as a ledger: it is not a file to create (nor
+    a name to print, password and all)."""
+    if isinstance(target, str) and re.match(r"^\s*(host|hostaddr|port|dbname|user|password|service)\s*=",
+                                            target, re.IGNORECASE):
+        raise MatchError(f"{scrub(target)!r} is not a ledger: give a file path or a "
+                         "postgresql://USER:PASSWORD@HOST/DB URL")
+
+
 def connect(target: str | os.PathLike[str] | None = None, readonly: bool = False) -> Backend:
     """Open the ledger at ``target`` (default :func:`default_target`). A SQLite file opened for writing is
     created or migrated here; a PostgreSQL database must be at :data:`SCHEMA_VERSION` already."""
     target = default_target() if target is None else target
+    check_target(target)
     if is_url(str(target)):
         pg = PostgresBackend(str(target), readonly=readonly)
         try:
@@ -329,10 +385,12 @@ def connect(target: str | os.PathLike[str] | None = None, readonly: bool = False
 def open_for_admin(target: str | os.PathLike[str] | None = None) -> Backend:
     """A backend for ``db init|migrate|status``: no version check (that is what those commands look at)."""
     target = default_target() if target is None else target
+    check_target(target)
     if is_url(str(target)):
         return PostgresBackend(str(target))
     return SqliteBackend(Path(target).expanduser())
 
 
 __all__ = ["APPEND_ONLY", "Backend", "DB_ENV", "MIGRATIONS", "PostgresBackend", "SCHEMA_VERSION", "SqliteBackend",
-           "connect", "db_error_text", "default_target", "is_url", "migrate", "open_for_admin", "redact"]
+           "check_target", "connect", "db_error_text", "default_target", "is_url", "migrate", "open_for_admin",
+           "redact", "remember_secrets", "scrub"]

@@ -69,9 +69,15 @@ class MatchError(ValueError):
 # --- small JSON readers with clear messages -------------------------------------------------------
 
 
+def _json(value: Any) -> str:
+    """A value for a message: JSON, at most 60 characters."""
+    text = json.dumps(value, default=str) if not isinstance(value, int) or abs(value) < 10**30 else "a huge number"
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
 def _obj(value: Any, what: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise MatchError(f"{what} must be a JSON object, got {json.dumps(value)}")
+        raise MatchError(f"{what} must be a JSON object, got {_json(value)}")
     return value
 
 
@@ -83,7 +89,7 @@ def _only(obj: Mapping[str, Any], allowed: tuple[str, ...], what: str) -> None:
 
 def _name(value: Any, what: str) -> str:
     if not isinstance(value, str) or not value.strip() or value != value.strip():
-        raise MatchError(f"{what} must be a player name (non-empty, no surrounding spaces), got {json.dumps(value)}")
+        raise MatchError(f"{what} must be a player name (non-empty, no surrounding spaces), got {_json(value)}")
     return value
 
 
@@ -93,7 +99,7 @@ def _opt_name(value: Any, what: str) -> str | None:
 
 def _int(value: Any, what: str, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise MatchError(f"{what} must be a whole number >= {minimum}, got {json.dumps(value)}")
+        raise MatchError(f"{what} must be a whole number >= {minimum}, got {_json(value)}")
     return value
 
 
@@ -105,9 +111,10 @@ def amount_value(value: Any, what: str = "an amount") -> int | float:
     """A payment amount: a whole number >= 1, or a positive decimal where a rule pays half units
     (Hong Kong ``half`` model); a decimal with no fraction becomes a whole number."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0 or value != value:
-        raise MatchError(f"{what} must be a positive number, got {json.dumps(value)}")
+        raise MatchError(f"{what} must be a positive number, got {_json(value)}")
     if value > MAX_AMOUNT:
-        raise MatchError(f"{what} must be at most {MAX_AMOUNT:,} (no hand is worth more), got {value:,}")
+        shown = f"{value:,}" if value < 10**30 else _json(value)
+        raise MatchError(f"{what} must be at most {MAX_AMOUNT:,} (no hand is worth more), got {shown}")
     if isinstance(value, float):
         if value == float("inf"):
             raise MatchError(f"{what} must be a positive number, got {value}")
@@ -118,19 +125,19 @@ def amount_value(value: Any, what: str = "an amount") -> int | float:
 
 def _bool(value: Any, what: str) -> bool:
     if not isinstance(value, bool):
-        raise MatchError(f"{what} must be true or false, got {json.dumps(value)}")
+        raise MatchError(f"{what} must be true or false, got {_json(value)}")
     return value
 
 
 def _str(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise MatchError(f"{what} must be a string, got {json.dumps(value)}")
+        raise MatchError(f"{what} must be a string, got {_json(value)}")
     return value
 
 
 def _names(value: Any, what: str) -> tuple[str, ...]:
     if not isinstance(value, list | tuple):
-        raise MatchError(f"{what} must be a list of player names, got {json.dumps(value)}")
+        raise MatchError(f"{what} must be a list of player names, got {_json(value)}")
     out = tuple(_name(v, what) for v in value)
     long = [n for n in out if len(n) > MAX_NAME]
     if long:
@@ -183,7 +190,7 @@ class PaymentEntry:
 
 def _payments(value: Any, what: str, default_reason: str = "win") -> tuple[PaymentEntry, ...]:
     if not isinstance(value, list | tuple):
-        raise MatchError(f"{what} must be a list of payments, got {json.dumps(value)}")
+        raise MatchError(f"{what} must be a list of payments, got {_json(value)}")
     return tuple(PaymentEntry.from_json(p, default_reason) for p in value)
 
 
@@ -587,8 +594,8 @@ def event_from_json(obj: Any) -> Event:
     """Read an event from ``{"type": T, "payload": {...}}`` (or with the payload fields flattened)."""
     o = _obj(obj, "an event")
     kind = o.get("type")
-    if kind not in EVENT_TYPES:
-        raise MatchError(f"unknown event type {json.dumps(kind)}; choose one of: {', '.join(EVENT_TYPES)}")
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
+        raise MatchError(f"unknown event type {_json(kind)}; choose one of: {', '.join(EVENT_TYPES)}")
     if "payload" in o:
         _only(o, ("type", "payload"), f"a {kind} event")
         payload = _obj(o["payload"], f"the payload of a {kind} event")

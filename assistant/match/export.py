@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -56,7 +57,7 @@ def log_to_json(match_id: str, records: Sequence[Record], club: Mapping[str, str
 
 def club_from_json(data: Mapping[str, Any]) -> dict[str, str | None]:
     """The table, session, league and tournament an export names (None where it names none)."""
-    match = data.get("match") if isinstance(data.get("match"), Mapping) else {}
+    match = data.get("match") if isinstance(data, Mapping) and isinstance(data.get("match"), Mapping) else {}
     out: dict[str, str | None] = {}
     for k in CLUB_FIELDS:
         v = match.get(k)
@@ -83,17 +84,38 @@ def records_from_json(data: Any) -> tuple[str | None, list[Record]]:
     for i, e in enumerate(events, 1):
         if not isinstance(e, Mapping) or not {"seq", "type", "payload"} <= set(e):
             raise MatchError(f"event #{i} of the export needs 'seq', 'type' and 'payload'")
+        seq = e["seq"]
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 1 <= seq <= 10_000_000:
+            raise MatchError(f"event #{i} of the export: 'seq' must be a whole number from 1, got {_shown(seq)}")
+        if not isinstance(e["type"], str):
+            raise MatchError(f"event {seq} of the export: 'type' must be an event type name, got {_shown(e['type'])}")
         try:
             event = event_from_parts(e["type"], e["payload"])
         except ValueError as err:
-            raise MatchError(f"event {e['seq']} of the export: {err}") from None
+            raise MatchError(f"event {seq} of the export: {err}") from None
         by = e.get("by", "")
-        if not isinstance(by, str) or len(by) > 64:
-            raise MatchError(f"event {e['seq']} of the export: 'by' must be a name of at most 64 characters")
-        records.append(Record(int(e["seq"]), event, str(e.get("time", "")), by))
+        if not isinstance(by, str) or len(by) > 64 or not by.isprintable():
+            raise MatchError(f"event {seq} of the export: 'by' must be a name of at most 64 printable characters")
+        time = e.get("time", "")
+        if not isinstance(time, str):
+            raise MatchError(f"event {seq} of the export: 'time' must be a date and time like "
+                             f"2026-12-04T19:30:00+00:00, got {_shown(time)}")
+        records.append(Record(seq, event, time, by))
     match = data.get("match") or {}
-    match_id = match.get("id") if isinstance(match, Mapping) else None
-    return (str(match_id) if match_id else None), records
+    if not isinstance(match, Mapping):
+        raise MatchError(f"the export's 'match' must be a JSON object, got {_shown(match)}")
+    match_id = match.get("id")
+    if match_id is not None and not isinstance(match_id, str):
+        raise MatchError(f"the export's match 'id' must be a string, got {_shown(match_id)}")
+    return (match_id or None), records
+
+
+def _shown(value: Any) -> str:
+    """A value for a message: JSON, at most 40 characters."""
+    import json
+
+    text = json.dumps(value, default=str) if not isinstance(value, int) or abs(value) < 10**30 else "a huge number"
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 # --- JSON: the state -----------------------------------------------------------------------------------
@@ -150,6 +172,45 @@ def state_json(state: MatchState, match_id: str | None = None) -> dict[str, Any]
 
 # --- CSV -----------------------------------------------------------------------------------------------
 
+#: a cell a spreadsheet would read as a formula (or a DDE command) starts with one of these
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: a text beginning with = + - @, a tab or a carriage return gets a
+    leading ``'`` (the OWASP advice), so ``=HYPERLINK(...)`` in a player's name stays a name; numbers (and texts
+    that are plain numbers, such as ``-12.0``) are written as they are.
+
+    >>> [csv_cell(v) for v in ("=1+1", "@SUM(A1)", "-12.0", -3900, "Ann", "+ 1")]
+    ["'=1+1", "'@SUM(A1)", '-12.0', -3900, 'Ann', "'+ 1"]
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def csv_row(values: Sequence[Any]) -> list[Any]:
+    """:func:`csv_cell` of each value of a row."""
+    return [csv_cell(v) for v in values]
+
+
+# --- text for a terminal --------------------------------------------------------------------------------
+
+
+def printable(text: Any) -> str:
+    """``text`` safe to print on a terminal: control characters and other unprintable ones (escape sequences,
+    bidirectional overrides) are shown as ``\\x1b``, ``\\u202e``, so a player's or recorder's name cannot move
+    the cursor, recolour or retitle the terminal, or hide what follows it.
+
+    >>> printable("Ann\\x1b[2J\\u202eB")
+    'Ann\\\\x1b[2J\\\\u202eB'
+    """
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
 
 def to_csv(state: MatchState) -> str:
     """The score sheet hand by hand: label, dealer, result, each player's change and running total,
@@ -158,13 +219,13 @@ def to_csv(state: MatchState) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     players = list(state.players)
-    w.writerow(["hand", "label", "dealer", "result", *[f"{p} change" for p in players],
-                *[f"{p} total" for p in players], "sticks", "details"])
+    w.writerow(csv_row(["hand", "label", "dealer", "result", *[f"{p} change" for p in players],
+                        *[f"{p} total" for p in players], "sticks", "details"]))
     start = state.options["start_points"]
     w.writerow([0, "start", "", "", *[0] * state.n, *[start] * state.n, 0, ""])
     for h in state.history:
-        w.writerow([h.number, h.label, state.players[h.dealer], h.summary, *h.deltas, *h.totals, h.sticks,
-                    "; ".join(h.details)])
+        w.writerow(csv_row([h.number, h.label, state.players[h.dealer], h.summary, *h.deltas, *h.totals, h.sticks,
+                            "; ".join(h.details)]))
     if state.pending:
         deltas = [0] * state.n
         for t in state.pending:
@@ -172,8 +233,8 @@ def to_csv(state: MatchState) -> str:
                 deltas[t.payer] -= t.amount
             if t.receiver is not None:
                 deltas[t.receiver] += t.amount
-        w.writerow(["", state.label, state.players[state.dealer], "in progress", *deltas, *state.points,
-                    state.sticks, ""])
+        w.writerow(csv_row(["", state.label, state.players[state.dealer], "in progress", *deltas, *state.points,
+                            state.sticks, ""]))
     return out.getvalue()
 
 
@@ -223,5 +284,5 @@ def score_sheet(state: MatchState, match_id: str | None = None) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["FORMAT", "VERSION", "hand_json", "log_to_json", "records_from_json", "score_sheet", "state_json",
-           "to_csv"]
+__all__ = ["FORMAT", "FORMULA_START", "VERSION", "csv_cell", "csv_row", "hand_json", "log_to_json", "printable",
+           "records_from_json", "score_sheet", "state_json", "to_csv"]

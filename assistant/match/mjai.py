@@ -9,7 +9,8 @@ just drawn), ``reach`` before a riichi discard and ``reach_accepted`` once its s
 ``ankan`` (``consumed`` all four), ``kakan`` (``pai`` the added tile, ``consumed`` the pong's three), ``dora``
 (a new indicator), ``nukidora`` (a North set aside in sanma, as the 3-player mjai tools write it), ``hora``
 (``actor`` the winner, ``target`` the discarder or the winner on a self-draw, ``pai`` the winning tile),
-``ryukyoku`` (a draw), ``end_kyoku``, and ``end_game`` last.
+``ryukyoku`` (a draw), ``end_kyoku``, and ``end_game`` last. A hand still being played (the last one followed,
+live) stops at its latest event: no ``end_kyoku``, no ``end_game``, as an mjai stream in progress.
 
 ``actor``/``target`` are player numbers (initial seats: 0 is the first dealer), not the engine's dealer-relative
 seats. Tiles: ``1m``…``9m``, ``1p``…, ``1s``…, red fives ``5mr``/``5pr``/``5sr``, honours ``E S W N`` and ``P F C``
@@ -151,7 +152,8 @@ def hand_to_mjai(log: HandLog) -> list[dict[str, Any]]:
             out.append({"type": "ryukyoku"} if isinstance(ev, ExhaustiveDraw) else
                        {"type": "ryukyoku", "reason": ev.reason})
         # pass, reveal: nothing in mjai (a pass is the absence of a call; hands are not shown)
-    out.append({"type": "end_kyoku"})
+    if states[-1].over:  # a hand still being played has no end yet
+        out.append({"type": "end_kyoku"})
     return out
 
 
@@ -164,10 +166,20 @@ def to_mjai(hands: Sequence[HandLog], names: Sequence[str] | None = None) -> lis
         names = list(deal.names) if isinstance(deal, Deal) and deal.names else \
             [f"player {i + 1}" for i in range(len(deal.hands) if isinstance(deal, Deal) else 3)]
     out: list[dict[str, Any]] = [{"type": "start_game", "names": list(names)}]
-    for h in hands:
-        out += hand_to_mjai(h)
-    out.append({"type": "end_game"})
+    for i, h in enumerate(hands, 1):
+        lines = hand_to_mjai(h)
+        if lines[-1]["type"] != "end_kyoku" and i < len(hands):
+            raise MatchError(f"hand {i} of {len(hands)} is not finished (it stops after {len(h.events)} events), "
+                             "yet another hand follows it: give the hands of one game, in order")
+        out += lines
+    if out[-1]["type"] == "end_kyoku":
+        out.append({"type": "end_game"})
     return out
+
+
+def finished(events: Sequence[dict[str, Any]]) -> bool:
+    """Whether mjai ``events`` make a finished game (``end_game`` last), not a hand still being played."""
+    return bool(events) and events[-1].get("type") == "end_game"
 
 
 def mjai_lines(events: Sequence[dict[str, Any]]) -> str:
@@ -175,4 +187,4 @@ def mjai_lines(events: Sequence[dict[str, Any]]) -> str:
     return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
 
 
-__all__ = ["hand_to_mjai", "mjai_lines", "mjai_tile", "to_mjai"]
+__all__ = ["finished", "hand_to_mjai", "mjai_lines", "mjai_tile", "to_mjai"]

@@ -140,38 +140,52 @@ def match_options(variant: str, overrides: Mapping[str, Any] | None = None) -> d
     out = dict(defaults)
     for key, value in (overrides or {}).items():
         if key not in defaults:
-            raise ValueError(f"unknown option {key!r} for {rules.variant}; known: {', '.join(sorted(defaults))}")
+            raise ValueError(f"unknown option {_shown(key)} for {rules.variant}; known: {', '.join(sorted(defaults))}")
         out[key] = _check_option(rules, key, value, defaults[key])
     return out
+
+
+MAX_OPTION = 10**9  # no table option (points, uma, hands, payments) comes near this
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)`` for a message, at most 40 characters (a number of 400 digits is not repeated back)."""
+    text = "a huge number" if isinstance(value, int) and abs(value) >= 10**30 else repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _check_option(rules: MatchRules, key: str, value: Any, default: Any) -> Any:
     where = f"option {key!r} of {rules.variant}"
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise ValueError(f"{where} must be true or false, not {value!r}")
+            raise ValueError(f"{where} must be true or false, not {_shown(value)}")
     elif isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{where} must be a whole number, not {value!r}")
+            raise ValueError(f"{where} must be a whole number, not {_shown(value)}")
         if key in rules.minimums and value < rules.minimums[key]:
-            raise ValueError(f"{where} must be at least {rules.minimums[key]}, not {value}")
+            raise ValueError(f"{where} must be at least {rules.minimums[key]}, not {_shown(value)}")
+        if abs(value) > MAX_OPTION:
+            raise ValueError(f"{where} must be at most {MAX_OPTION:,} either way, not {_shown(value)}")
     elif isinstance(default, str):
         if not isinstance(value, str):
-            raise ValueError(f"{where} must be a word, not {value!r}")
+            raise ValueError(f"{where} must be a word, not {_shown(value)}")
     elif isinstance(default, Mapping):
         if not isinstance(value, Mapping) or set(value) != set(default):
-            raise ValueError(f"{where} must be an object with the keys {', '.join(sorted(default))}, not {value!r}")
+            raise ValueError(f"{where} must be an object with the keys {', '.join(sorted(default))}, "
+                             f"not {_shown(value)}")
         for k, v in value.items():
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ValueError(f"{where}: {k!r} must be a whole number >= 0, not {v!r}")
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_OPTION:
+                raise ValueError(f"{where}: {k!r} must be a whole number from 0 to {MAX_OPTION:,}, not {_shown(v)}")
         value = dict(value)
     elif isinstance(default, tuple | list):
         if not isinstance(value, tuple | list):
-            raise ValueError(f"{where} must be a list, not {value!r}")
+            raise ValueError(f"{where} must be a list, not {_shown(value)}")
+        if any(isinstance(v, int | float) and not isinstance(v, bool) and not abs(v) <= MAX_OPTION for v in value):
+            raise ValueError(f"{where}: each number must be at most {MAX_OPTION:,} either way, not {_shown(value)}")
         value = tuple(value)
     if key in rules.choices and value not in rules.choices[key]:
         allowed = ", ".join(str(c) for c in rules.choices[key])
-        raise ValueError(f"{where} must be one of {allowed}, not {value!r}")
+        raise ValueError(f"{where} must be one of {allowed}, not {_shown(value)}")
     return value
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -73,9 +74,58 @@ def _name(what: str, value: str | None) -> str | None:
     if not isinstance(value, str) or not value.strip():
         raise MatchError(f"the {what} name must be a non-empty word or phrase")
     value = value.strip()
-    if len(value) > NAME_LIMIT or any(ord(c) < 32 for c in value):
+    if len(value) > NAME_LIMIT or not value.isprintable():  # no control characters, no terminal escapes
         raise MatchError(f"the {what} name must be at most {NAME_LIMIT} printable characters")
     return value
+
+
+MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+RESERVED_IDS = ("current",)  # the page's name for the match chosen in the settings
+
+
+def check_match_id(value: Any) -> str:
+    """A new match's id: 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit (it goes into
+    file names, web addresses and terminals as it is)."""
+    if not isinstance(value, str) or not MATCH_ID.fullmatch(value):
+        shown = json.dumps(value)[:40] if isinstance(value, str) else type(value).__name__
+        raise MatchError(f"a match id is 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit; "
+                         f"got {shown}")
+    if value in RESERVED_IDS:
+        raise MatchError(f"{value!r} cannot be a match id: the page uses it for the match chosen in the settings")
+    return value
+
+
+def check_time(value: Any, what: str = "an event's time") -> str:
+    """An event's time as the ledger keeps it: ISO 8601 with its UTC offset, stored in UTC (so that text order is
+    time order, as ``--since`` relies on)."""
+    import datetime as dt
+
+    parsed = None
+    if isinstance(value, str) and len(value) <= 40:
+        try:
+            parsed = dt.datetime.fromisoformat(value)
+        except ValueError:
+            parsed = None
+    if parsed is None or parsed.tzinfo is None:
+        shown = json.dumps(value)[:40] if isinstance(value, str) else type(value).__name__
+        raise MatchError(f"{what} must be a date and time with its UTC offset, like 2026-12-04T19:30:00+00:00; "
+                         f"got {shown}")
+    return parsed.astimezone(dt.UTC).isoformat()
+
+
+def _advance(records: list[Record], state: MatchState, new: Sequence[Record]) -> MatchState:
+    """The state after ``new`` records that follow ``records`` (folded to ``state``): only the new events are
+    applied, unless one is a correction (undo, edit), which the whole log is folded again for."""
+    if any(r.event.is_correction for r in new):
+        return fold(records + list(new))
+    done = list(records)
+    try:
+        for r in new:
+            state = next_state(done, state, r.event)
+            done.append(r)
+    except MatchError:
+        return fold(records + list(new))  # the message names the failing event, as a full fold does
+    return state
 
 
 class Store:
@@ -149,10 +199,14 @@ class Store:
         cached = self._cache.get(match_id)
         if cached is not None and cached[0] and cached[0][-1].seq == last:
             return cached
-        records = self._read_records(match_id)
-        if not records:
-            raise MatchError(f"no match {match_id!r} in {self.path}")
-        state = fold(records)
+        if cached is not None and cached[0] and cached[0][-1].seq < last:
+            new = self._read_records(match_id, after=cached[0][-1].seq)
+            records, state = cached[0] + new, _advance(cached[0], cached[1], new)
+        else:
+            records = self._read_records(match_id)
+            if not records:
+                raise MatchError(f"no match {match_id!r} in {self.path}")
+            state = fold(records)
         self._cache[match_id] = (records, state)
         return records, state
 
@@ -169,12 +223,15 @@ class Store:
                 out[mid] = cached
                 continue
             if cached is not None and cached[0] and cached[0][-1].seq < last.get(mid, 0):
-                records = cached[0] + self._read_records(mid, after=cached[0][-1].seq)
+                new = self._read_records(mid, after=cached[0][-1].seq)
+                records = cached[0] + new
+                state = _advance(cached[0], cached[1], new)
             else:
                 records = self._read_records(mid)
-            if not records:
-                raise MatchError(f"no match {mid!r} in {self.path}")
-            self._cache[mid] = out[mid] = (records, fold(records))
+                if not records:
+                    raise MatchError(f"no match {mid!r} in {self.path}")
+                state = fold(records)
+            self._cache[mid] = out[mid] = (records, state)
         return out
 
     def _last_seq(self, match_id: str) -> int:
@@ -244,6 +301,11 @@ class Store:
         seqs = [r.seq for r in records]
         if seqs != list(range(1, len(records) + 1)):
             raise MatchError("event sequence numbers must run 1, 2, 3, … without gaps")
+        if match_id is not None:
+            check_match_id(match_id)
+        stamp = now()  # a record without a time is recorded now
+        records = [Record(r.seq, r.event, check_time(r.time, f"the time of event {r.seq}") if r.time else stamp,
+                          (_name(f"event {r.seq}'s author", r.by) or "") if r.by else "") for r in records]
         club = {"table": _name("table", table), "session": _name("session", session),
                 "league": _name("league", league), "tournament": _name("tournament", tournament)}
         if any(v is not None for v in club.values()) and self.version < 2:
@@ -268,11 +330,11 @@ class Store:
                 self.db.execute(
                     "INSERT INTO matches (id, variant, players, created, table_name, session, league, tournament) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (mid, state.variant, json.dumps(list(created.players)), records[0].time or now(),
+                    (mid, state.variant, json.dumps(list(created.players)), records[0].time,
                      club["table"], club["session"], club["league"], club["tournament"]))
             else:
                 self.db.execute("INSERT INTO matches (id, variant, players, created) VALUES (?, ?, ?, ?)",
-                                (mid, state.variant, json.dumps(list(created.players)), records[0].time or now()))
+                                (mid, state.variant, json.dumps(list(created.players)), records[0].time))
             for r in records:
                 self._insert(mid, r)
             return mid

@@ -127,13 +127,17 @@ class Event:
     _tiles_fields: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self) -> None:
+        required = {f.name for f in fields(self)  # type: ignore[arg-type]
+                    if f.default is MISSING and f.default_factory is MISSING}
         for name in self._tile_fields:
             value = getattr(self, name)
+            if name in required and (value is None or value == ""):
+                raise EventError(f"{self.type}.{name} must be a tile code such as 5p, got {json.dumps(value)}")
             object.__setattr__(self, name, _opt_tile(value, f"{self.type}.{name}"))
         for name in self._tiles_fields:
             object.__setattr__(self, name, _tiles(getattr(self, name), f"{self.type}.{name}"))
         for f in fields(self):  # type: ignore[arg-type]
-            if (f.name == "seat" or f.name == "owner") and getattr(self, f.name) is not None:
+            if (f.name == "seat" or f.name == "owner") and (getattr(self, f.name) is not None or f.name in required):
                 object.__setattr__(self, f.name, _seat(getattr(self, f.name), f"{self.type}.{f.name}"))
 
     def to_json(self) -> dict[str, Any]:
@@ -224,6 +228,8 @@ class Deal(Event):
         super().__post_init__()
         if not isinstance(self.variant, str):
             object.__setattr__(self, "variant", getattr(self.variant, "name", self.variant))
+        if not isinstance(self.variant, str):
+            raise EventError(f"deal.variant must be a rule system's name, got {json.dumps(self.variant, default=str)}")
         if isinstance(self.hands, str) or not isinstance(self.hands, (tuple, list)):
             raise EventError("deal.hands must be a list of hands, East (dealer) first")
         object.__setattr__(self, "hands", tuple(self.hands))
@@ -232,9 +238,13 @@ class Deal(Event):
         for name in ("honba", "riichi_sticks"):
             if _opt_int(getattr(self, name), f"deal.{name}") is None:
                 raise EventError(f"deal.{name} must be a whole number >= 0")
-        for name in ("points", "names"):
+        for name, kind, what in (("points", (int, float), "numbers"), ("names", str, "names")):
             value = getattr(self, name)
             if value is not None:
+                if not isinstance(value, (tuple, list)) or not all(
+                        isinstance(v, kind) and not isinstance(v, bool) for v in value):
+                    raise EventError(f"deal.{name} must be a list of {what}, one per seat, got "
+                                     f"{json.dumps(value, default=str)[:60]}")
                 object.__setattr__(self, name, tuple(value))
         opts = self.options
         if isinstance(opts, Mapping):

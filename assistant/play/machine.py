@@ -205,7 +205,8 @@ class HandLog:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandLog:
-        if not isinstance(data, Mapping) or "variant" not in data or not isinstance(data.get("events"), list):
+        if not isinstance(data, Mapping) or not isinstance(data.get("variant"), str) \
+                or not isinstance(data.get("events"), list):
             raise EventError('a hand log is {"variant": ..., "events": [...]}')
         return cls(data["variant"], [event_from_json(e) for e in data["events"]])
 

@@ -81,6 +81,9 @@ function connectClub() {
   const q = clubQuery();
   Club.es = new EventSource("/api/club/events" + (q ? "?" + q : ""));
   Club.es.addEventListener("club", (e) => renderClub(JSON.parse(e.data)));
+  Club.es.addEventListener("unavailable", (e) => {
+    document.getElementById("club-live").textContent = `not live: ${JSON.parse(e.data).error}`;
+  });
   Club.es.onerror = () => { document.getElementById("club-live").textContent = "reconnecting…"; };
 }
 
