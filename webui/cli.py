@@ -84,7 +84,7 @@ def serve(source: str | None = None, variant: str = "sanma", host: str = "127.0.
         print(f"error: {problem}", file=sys.stderr)
         return 2
     cfg: dict[str, Any] = {"VARIANT": variant, **(config or {})}
-    data = Path(cfg.get("DATA_DIR") or os.environ.get("MAHJONG_ASSISTANT_WEB_DATA", DEFAULT_DATA_DIR))
+    data = Path(str(cfg.get("DATA_DIR") or os.environ.get("MAHJONG_ASSISTANT_WEB_DATA") or DEFAULT_DATA_DIR))
     cfg.setdefault("SETTINGS_FILE", str(data / "settings.json"))  # the table's choices survive a restart
     if needs_token(host):
         cfg["ACCESS_TOKEN"] = token or cfg.get("ACCESS_TOKEN") or new_token()
