@@ -102,7 +102,8 @@ def test_learn_adapts_and_never_reads_earlier_examples_worse():
     assert rep["added"] == 24 and not rep["kept"]
     assert rep["earlier_after"] < rep["earlier_before"] or rep["accuracy_after"] <= rep["accuracy_before"]
     again = T.TileSet.load("home")
-    assert again.codes.count("7z") == 24         # the examples are kept even when the head is not
+    assert again.codes.count("7z") == 0 and len(again.codes) == 12   # a refused head's examples are not kept
+    assert rep["examples"] == 12 and again.history[-1]["kept"] is False
     np.testing.assert_array_equal(again.head["weight"], ts.head["weight"])
 
 

@@ -61,18 +61,28 @@ def read_corrections(root: Path) -> list[tuple[np.ndarray, str]]:
 
 def finetune(corrections_dir: Path, holdout: float = 0.25, seed: int = 0, steps: int = 300,
              save_to: Path | None = None, recognizer=None) -> dict:
-    """Retrain the kind head on the corrections; report accuracy before/after on the held-back part."""
+    """Retrain the kind head on the corrections; report accuracy before/after on the held-back part.
+    ValueError when ``holdout`` is no share (0 < holdout < 1) or leaves no correction to train on or none held
+    back; a head that is not finite is never saved."""
     from .inference import KINDS, TileRecognizer
 
+    if not (isinstance(holdout, (int, float)) and 0 < holdout < 1):
+        raise ValueError(f"--holdout {holdout}: give the share of the corrections held back to measure, between 0 "
+                         "and 1 (such as 0.25)")
+    if steps < 1:
+        raise ValueError(f"--steps {steps}: at least 1")
     samples = read_corrections(corrections_dir)
     if len(samples) < 4:
         raise ValueError(f"only {len(samples)} usable corrections in {corrections_dir}; at least 4 are needed")
+    n_hold = max(1, int(round(holdout * len(samples))))
+    if n_hold >= len(samples):
+        raise ValueError(f"--holdout {holdout} holds back all {len(samples)} corrections: none would be left to "
+                         "train on (give a smaller share)")
     rec = recognizer or TileRecognizer(head=None)
     crops = np.stack([s[0] for s in samples])
     labels = np.array([KINDS.index(s[1]) for s in samples])
     feats = rec.features(crops)
     order = np.random.default_rng(seed).permutation(len(samples))
-    n_hold = max(1, int(round(holdout * len(samples))))
     hold, train = order[:n_hold], order[n_hold:]
     base = shipped_head()
     before = float(np.mean((feats[hold] @ base["weight"].T + base["bias"]).argmax(1) == labels[hold]))
@@ -80,7 +90,9 @@ def finetune(corrections_dir: Path, holdout: float = 0.25, seed: int = 0, steps:
     after = float(np.mean((feats[hold] @ head["weight"].T + head["bias"]).argmax(1) == labels[hold]))
     result = {"corrections": len(samples), "trained_on": int(len(train)), "held_back": int(n_hold),
               "accuracy_before": before, "accuracy_after": after, "saved": None}
-    if after >= before:
+    finite = all(np.isfinite(v).all() for v in head.values())
+    result["finite"] = bool(finite)
+    if finite and after >= before:
         path = save_to or finetuned_head_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
@@ -110,6 +122,8 @@ def cmd_finetune(args: argparse.Namespace) -> int:
     print(f"held-back accuracy: shipped head {res['accuracy_before']:.1%} -> finetuned {res['accuracy_after']:.1%}")
     if res["saved"]:
         print(f"saved {res['saved']} (used from now on; `mahjong-assistant finetune --reset` goes back)")
+    elif not res.get("finite", True):
+        print("not saved: training diverged (the head is not finite); the shipped one stays")
     else:
         print("not saved: the finetuned head did worse on the held-back corrections; the shipped one stays")
     return 0

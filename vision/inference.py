@@ -40,8 +40,13 @@ class ImageError(ValueError):
     """The input is not a usable image (message says why)."""
 
 
+class ImageTooLarge(ImageError):
+    """The image has more than :data:`MAX_PIXELS` pixels (refused before it is decoded when its header says so)."""
+
+
 def load_image(path: str | os.PathLike) -> np.ndarray:
-    """Read an image file as BGR uint8; grey, 16-bit and alpha images are converted. Raises ImageError."""
+    """Read an image file as BGR uint8, turned upright as its EXIF orientation says; grey, 16-bit and alpha
+    images are converted. Raises ImageError (ImageTooLarge over :data:`MAX_PIXELS`)."""
     p = Path(path)
     if not p.exists():
         raise ImageError(f"{p}: no such file")
@@ -53,21 +58,58 @@ def load_image(path: str | os.PathLike) -> np.ndarray:
     return decode_image(data, str(p))
 
 
+#: JPEG markers without a length: TEM, RST0-RST7, SOI, EOI
+_JPEG_STANDALONE = frozenset([0x01, *range(0xD0, 0xDA)])
+#: JPEG start-of-frame markers (the frame's size follows): SOF0-SOF15 but DHT (C4), JPG (C8) and DAC (CC)
+_JPEG_SOF = frozenset([0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF])
+
+
+def jpeg_segments(data: bytes):
+    """(marker, start, length) of each segment of a JPEG's header up to its first scan, found as decoders
+    (libjpeg) find them: bytes that are not 0xFF before a marker are skipped, so are any number of 0xFF fill
+    bytes and a stuffed 0xFF00; a length below 2 skips only itself. ``start`` is where the segment's data begins
+    (after its length), ``length`` how many bytes of data it declares (0 for a marker without a length)."""
+    n = len(data)
+    i = 2   # after SOI, which a decoder wants in the first two bytes
+    while i < n:
+        while i < n and data[i] != 0xFF:
+            i += 1
+        while i < n and data[i] == 0xFF:
+            i += 1
+        if i >= n:
+            return
+        marker = data[i]
+        i += 1
+        if marker == 0x00:
+            continue
+        if marker in _JPEG_STANDALONE:
+            yield marker, i, 0
+            if marker == 0xD9:
+                return
+            continue
+        if i + 2 > n:
+            return
+        seg = int.from_bytes(data[i:i + 2], "big")
+        yield marker, i + 2, max(seg - 2, 0)
+        if marker == 0xDA:   # start of scan: the frame header came before it, if at all
+            return
+        i += max(seg, 2)
+
+
 def declared_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) an encoded image declares in its header, without decoding it (None if unknown).
-    PNG and JPEG headers are read here; other formats through Pillow when it is installed (an image Pillow
-    itself calls a decompression bomb raises ImageError)."""
+    PNG and JPEG headers are read here (JPEG's segments as a decoder walks them, :func:`jpeg_segments`); other
+    formats through Pillow when it is installed (an image Pillow itself calls a decompression bomb raises
+    ImageTooLarge)."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    if data[:2] == b"\xff\xd8":  # JPEG: walk the segments to a start-of-frame marker
-        i = 2
-        while i + 9 < len(data):
-            if data[i] != 0xFF:
-                return None
-            marker, seg = data[i + 1], int.from_bytes(data[i + 2:i + 4], "big")
-            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
-                return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
-            i += 2 + seg
+    if data[:2] == b"\xff\xd8":  # JPEG: the first start-of-frame marker, as the decoder reads it
+        for marker, start, _ in jpeg_segments(data):
+            if marker in _JPEG_SOF:
+                if start + 5 > len(data):   # the frame header: precision, height, width
+                    return None
+                height, width = data[start + 1:start + 3], data[start + 3:start + 5]
+                return int.from_bytes(width, "big"), int.from_bytes(height, "big")
         return None
     try:
         import io
@@ -79,25 +121,98 @@ def declared_size(data: bytes) -> tuple[int, int] | None:
         with Image.open(io.BytesIO(data)) as im:
             return int(im.width), int(im.height)
     except Image.DecompressionBombError:
-        raise ImageError(f"image too large (over {MAX_PIXELS // 1_000_000} MP)") from None
+        raise ImageTooLarge(f"image too large (over {MAX_PIXELS // 1_000_000} MP)") from None
     except Exception:  # noqa: BLE001 - not readable by Pillow: let OpenCV decide
         return None
 
 
+def _tiff_orientation(tiff: bytes) -> int:
+    """The orientation tag (274) of an EXIF block's first directory (a TIFF header), 1 when absent or bad."""
+    if len(tiff) < 8 or tiff[:2] not in (b"II", b"MM"):
+        return 1
+    big = tiff[:2] == b"MM"
+
+    def number(a: int, b: int) -> int:
+        return int.from_bytes(tiff[a:b], "big" if big else "little")
+
+    at = number(4, 8)
+    if at + 2 > len(tiff):
+        return 1
+    for k in range(number(at, at + 2)):
+        e = at + 2 + 12 * k
+        if e + 12 > len(tiff):
+            break
+        if number(e, e + 2) == 0x0112:   # a SHORT (type 3) is left-justified in the entry's 4 value bytes
+            value = number(e + 8, e + 10) if number(e + 2, e + 4) == 3 else number(e + 8, e + 12)
+            return value if 1 <= value <= 8 else 1
+    return 1
+
+
+def exif_orientation(data: bytes) -> int:
+    """The EXIF orientation (1-8; 1: stored upright) an encoded image declares: a JPEG's APP1 segment or a PNG's
+    eXIf chunk read here, other formats through Pillow when it is installed."""
+    if data[:2] == b"\xff\xd8":
+        for marker, start, length in jpeg_segments(data):
+            if marker == 0xE1 and data[start:start + 6] == b"Exif\x00\x00":
+                return _tiff_orientation(data[start + 6:start + length])
+        return 1
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        i = 8
+        while i + 8 <= len(data):
+            size, kind = int.from_bytes(data[i:i + 4], "big"), data[i + 4:i + 8]
+            if kind == b"eXIf":
+                return _tiff_orientation(data[i + 8:i + 8 + size])
+            if kind in (b"IDAT", b"IEND"):
+                return 1
+            i += 12 + size
+        return 1
+    try:
+        import io
+
+        from PIL import Image
+    except ImportError:
+        return 1
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            value = int(im.getexif().get(0x0112, 1))
+    except Exception:  # noqa: BLE001 - not readable by Pillow: no orientation
+        return 1
+    return value if 1 <= value <= 8 else 1
+
+
+def apply_orientation(img: np.ndarray, orientation: int) -> np.ndarray:
+    """``img`` as a viewer shows it whose EXIF orientation is ``orientation`` (as Pillow's exif_transpose)."""
+    if orientation == 2:
+        return img[:, ::-1]
+    if orientation == 3:
+        return img[::-1, ::-1]
+    if orientation == 4:
+        return img[::-1]
+    if orientation == 5:
+        return img.swapaxes(0, 1)
+    if orientation == 6:
+        return np.rot90(img, -1)
+    if orientation == 7:
+        return img.swapaxes(0, 1)[::-1, ::-1]
+    if orientation == 8:
+        return np.rot90(img, 1)
+    return img
+
+
 def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     """Decode encoded image bytes (see :func:`load_image`); images declaring over MAX_PIXELS are refused
-    before decoding."""
+    before decoding (ImageTooLarge); a photo stored turned with an EXIF orientation is turned upright."""
     size = declared_size(data)
     if size is not None and size[0] * size[1] > MAX_PIXELS:
-        raise ImageError(f"{name}: image too large ({size[0]}x{size[1]}, limit {MAX_PIXELS // 1_000_000} MP)")
+        raise ImageTooLarge(f"{name}: image too large ({size[0]}x{size[1]}, limit {MAX_PIXELS // 1_000_000} MP)")
     buf = np.frombuffer(data, np.uint8)
     try:
-        img = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+        img = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)   # (which applies no EXIF orientation: done below)
     except cv2.error as exc:  # e.g. over OpenCV's pixel limit
         raise ImageError(f"{name}: cannot decode ({exc.msg.strip() if hasattr(exc, 'msg') else exc})") from None
     if img is None:
         raise ImageError(f"{name}: not an image (or an unsupported format / too large to decode)")
-    return normalize_image(img, name)
+    return normalize_image(apply_orientation(img, exif_orientation(data)), name)
 
 
 def normalize_image(img: np.ndarray, name: str = "image") -> np.ndarray:
@@ -106,7 +221,7 @@ def normalize_image(img: np.ndarray, name: str = "image") -> np.ndarray:
     if a.ndim not in (2, 3) or a.size == 0:
         raise ImageError(f"{name}: not an image array (shape {a.shape})")
     if a.shape[0] * a.shape[1] > MAX_PIXELS:
-        raise ImageError(f"{name}: image too large ({a.shape[1]}x{a.shape[0]}, limit {MAX_PIXELS // 1_000_000} MP)")
+        raise ImageTooLarge(f"{name}: image too large ({a.shape[1]}x{a.shape[0]}, limit {MAX_PIXELS // 1_000_000} MP)")
     if a.dtype == np.uint16:
         a = (a >> 8).astype(np.uint8)
     elif a.dtype != np.uint8:

@@ -21,7 +21,8 @@ VARIANTS = ["sanma", "korean-3p", "hong-kong", "three-kaki"]
 
 def chosen_tileset(name: str | None):
     """The tile set a command reads with: ``name``, or the one chosen with ``tileset use`` when ``name`` is
-    None; ``'none'`` reads with none. Raises TileSetError for an unknown name."""
+    None; ``'none'`` reads with none. Raises TileSetError for an unknown or damaged ``name``; a set in use that
+    cannot be read is said on stderr and read without."""
     from . import tilesets as T
 
     if name == "none":
@@ -29,6 +30,11 @@ def chosen_tileset(name: str | None):
     if name is None:
         name = T.active_name()
         if name is None:
+            return None
+        try:
+            return T.TileSet.load(name)
+        except TileSetError as exc:
+            print(f"warning: reading without the tile set in use: {exc}", file=sys.stderr, flush=True)
             return None
     return T.TileSet.load(name)
 
@@ -59,13 +65,15 @@ def cmd_tileset(args: argparse.Namespace) -> int:
         if args.action == "list":
             active = T.active_name()
             names = T.list_sets()
+            _, damaged = T.summaries()
+            why = {d["name"]: d["reason"] for d in damaged}
             if args.json:
-                print(json.dumps({"sets": names, "active": active}))
+                print(json.dumps({"sets": names, "active": active, "damaged": damaged}))
             elif not names:
                 print("no tile set enrolled yet (`mahjong-assistant tileset enroll NAME PHOTO --variant V`)")
             else:
                 for n in names:
-                    print(f"{'*' if n == active else ' '} {n}")
+                    print(f"{'*' if n == active else ' '} {n}{'  (' + why[n] + ')' if n in why else ''}")
             return 0
         if args.action == "use":
             if args.name == "none":
@@ -75,12 +83,12 @@ def cmd_tileset(args: argparse.Namespace) -> int:
                 T.use(T.check_name(args.name))
                 print(f"tile set {args.name!r} in use (detect, analyze and serve read with it)")
             return 0
-        if args.action in ("show", "remove"):
+        if args.action == "remove":   # readable or not
+            T.remove(args.name)
+            print(f"removed tile set {args.name!r}")
+            return 0
+        if args.action == "show":
             ts = T.TileSet.load(args.name)
-            if args.action == "remove":
-                T.remove(args.name)
-                print(f"removed tile set {args.name!r}")
-                return 0
             info = ts.summary()
             if args.json:
                 print(json.dumps(info))

@@ -8,20 +8,34 @@ views of each (small turns, misfits, light), plus the set's own cloth as "not a 
 also reads only the kinds the set has (intersected with the rule system's).
 
 Adapting never makes the set's earlier examples read worse: a new head is kept only when it reads the
-examples held back from its training at least as well as the head before it, and the earlier examples too.
+examples held back from its training at least as well as the head before it, and the earlier examples too;
+the examples of a lesson whose head is not kept are not kept either.
+
+Bounds: a set keeps at most :data:`MAX_EXAMPLES` examples (the oldest go first); one lesson takes at most
+:data:`MAX_LESSON` new examples (a tiles file at most :data:`MAX_BOXES` boxes, each inside the photo and of a
+tile's size), the same crop once; a head is trained on at most :data:`MAX_TRAIN` examples (the lesson's own
+first, then a sample of the earlier ones) and features are computed :data:`FEATURE_BATCH` crops at a time, so
+one correction on a full set takes seconds and a few hundred MB, not minutes and GBs.
+
 Stored under ``$MAHJONG_ASSISTANT_TILESETS`` (default ``~/.local/share/mahjong-assistant/tilesets``), one
-folder per set (``set.json``, ``examples.npz``, ``head.npz``); ``active`` names the set in use.
+folder per set: ``set.json`` (name, rule system, history, a summary for listing, and the names of its
+``examples-*.npz`` and ``head-*.npz``), written last and atomically (each file fsynced, then replaced), so a
+crash leaves the set as it was before or after; writers of one set take its lock (``.locks/NAME``) for the whole
+load-learn-save. A damaged set is refused with the reason (``remove`` still deletes it). ``active`` names the
+set in use.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import os
 import re
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +50,12 @@ DECAY = 1e-2          # pull of an adapted head back towards the one it starts f
 MISSED_PER_ROW = 3    # tiles of a layout row the detector may have missed (their place taken from the row)
 MIN_AGREE = 0.6       # share of a layout photo's tiles whose top 3 must hold the kind they stand for
 MAX_EXAMPLES = 4000   # a set keeps at most this many examples (the oldest corrections go first)
+MAX_LESSON = 500      # new examples one lesson takes at most
+MAX_BOXES = 400       # boxes a tiles file (`tileset learn`) may give for one photo (a full table is about 150)
+MIN_BOX_SIDE = 4.0    # pixels: a box narrower than this is no tile's
+MAX_TRAIN = 512       # examples a head is trained on at most (with VIEWS views each)
+FEATURE_BATCH = 256   # crops whose features are computed at once
+RESERVED = ("active", "active.tmp", "none")   # names of the tile-set folder's own files and of "no set"
 
 
 class TileSetError(ValueError):
@@ -48,10 +68,71 @@ def root_dir() -> Path:
 
 
 def check_name(name: str) -> str:
-    if not isinstance(name, str) or not NAME_RE.match(name):
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
         raise TileSetError(f"bad tile-set name {name!r}: use 1-40 letters, digits, '_', '-' or '.', "
                            "starting with a letter or digit")
+    if name.lower() in RESERVED:
+        raise TileSetError(f"{name!r} cannot name a tile set (reserved: {', '.join(RESERVED)})")
     return name
+
+
+_held = threading.local()
+
+
+@contextlib.contextmanager
+def locked(name: str) -> Iterator[None]:
+    """Hold the lock of the set ``name`` (a file ``.locks/NAME`` in the tile-set folder, locked with flock):
+    one writer of a set at a time, across threads and processes; taken again in the same thread, it is held
+    already. Enrolling, learning and removing hold it from loading the set to saving it."""
+    check_name(name)
+    key = str(root_dir() / name)
+    held: set[str] = _held.__dict__.setdefault("keys", set())
+    if key in held:
+        yield
+        return
+    d = root_dir() / ".locks"
+    d.mkdir(parents=True, exist_ok=True)
+    with open(d / name, "a+b") as fh:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX: no lock across processes
+            fcntl = None  # type: ignore[assignment]
+        if fcntl is not None:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        held.add(key)
+        try:
+            yield
+        finally:
+            held.discard(key)   # (closing the file releases the flock)
+
+
+def _write_synced(path: Path, write) -> None:
+    """Write ``path`` with ``write(file)`` and fsync it."""
+    with open(path, "wb") as fh:
+        write(fh)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _replace_synced(path: Path, data: bytes) -> None:
+    """Replace ``path`` by ``data`` atomically: a fsynced temporary file renamed over it, the folder fsynced."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    _write_synced(tmp, lambda fh: fh.write(data))
+    os.replace(tmp, path)
+    _sync_dir(path.parent)
+
+
+def _sync_dir(d: Path) -> None:
+    try:
+        fd = os.open(d, os.O_RDONLY)
+    except OSError:  # pragma: no cover - a folder cannot be opened (Windows)
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
 
 
 # --------------------------------------------------------------------------- layouts
@@ -320,6 +401,7 @@ class TileSet:
     added: list[float] = field(default_factory=list)     # when each example was added (unix time)
     head: dict[str, np.ndarray] | None = None
     history: list[dict] = field(default_factory=list)
+    stored: bool = field(default=False, repr=False, compare=False)   # read from (or written to) its folder
 
     @property
     def folder(self) -> Path:
@@ -350,41 +432,90 @@ class TileSet:
 
     # -- storage ------------------------------------------------------------------------------------
     def save(self) -> None:
-        d = self.folder
-        d.mkdir(parents=True, exist_ok=True)
-        tmp = d / "examples.tmp.npz"
-        np.savez_compressed(tmp, crops=self.crops, codes=np.array(self.codes, dtype="U4"),
-                            added=np.array(self.added, np.float64))
-        os.replace(tmp, d / "examples.npz")
-        if self.head is not None:
-            tmp = d / "head.tmp.npz"
-            np.savez(tmp, **self.head)
-            os.replace(tmp, d / "head.npz")
-        tmp = d / "set.json.tmp"
-        tmp.write_text(json.dumps({"name": self.name, "variant": self.variant, "history": self.history[-50:]},
-                                  indent=1), encoding="utf-8")
-        os.replace(tmp, d / "set.json")
+        """Write the set (see the module's doc) under its lock: the examples and head into new files, then
+        ``set.json`` naming them, replacing the one before; then the files it no longer names are deleted.
+        A set removed since it was read is not written back (TileSetError)."""
+        with locked(self.name):
+            d = self.folder
+            if self.stored and not (d / "set.json").is_file():
+                raise TileSetError(f"tile set {self.name!r} was removed meanwhile: not saved again")
+            d.mkdir(parents=True, exist_ok=True)
+            gen = os.urandom(4).hex()
+            files: dict[str, str | None] = {"examples": f"examples-{gen}.npz", "head": None}
+            _write_synced(d / f"examples-{gen}.npz", lambda fh: np.savez_compressed(
+                fh, crops=self.crops.reshape(-1, 96, 72, 3), codes=np.array(self.codes, dtype="U4"),
+                added=np.array(self.added, np.float64)))
+            if self.head is not None:
+                head = self.head
+                files["head"] = f"head-{gen}.npz"
+                _write_synced(d / f"head-{gen}.npz", lambda fh: np.savez(fh, **head))
+            _sync_dir(d)
+            info = self.summary()
+            meta = {"name": self.name, "variant": self.variant, "history": self.history[-50:], "files": files,
+                    "sizes": {f: (d / f).stat().st_size for f in files.values() if f},
+                    "summary": {k: info[k] for k in ("examples", "kinds", "per_kind", "adapted")}}
+            _replace_synced(d / "set.json", json.dumps(meta, indent=1).encode("utf-8"))
+            for p in d.iterdir():   # the files of the save before (and of one a crash cut short)
+                if p.name != "set.json" and p.name not in files.values() and (p.suffix == ".npz" or
+                                                                             p.name.endswith(".tmp")):
+                    p.unlink(missing_ok=True)
+            self.stored = True
 
     @classmethod
     def load(cls, name: str) -> TileSet:
+        """The set ``name`` as stored. TileSetError when there is none, or when its files are damaged (saying
+        how: ``remove`` still deletes it)."""
         check_name(name)
         d = root_dir() / name
-        meta_path = d / "set.json"
-        if not meta_path.is_file():
-            raise TileSetError(f"no tile set named {name!r} (see `mahjong-assistant tileset list`)")
-        try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            ts = cls(name=name, variant=meta.get("variant"), history=list(meta.get("history", [])))
-            if (d / "examples.npz").is_file():
-                with np.load(d / "examples.npz") as z:
-                    ts.crops = z["crops"]
-                    ts.codes = [str(c) for c in z["codes"]]
-                    ts.added = [float(t) for t in z["added"]] if "added" in z.files else [0.0] * len(ts.codes)
-            if (d / "head.npz").is_file():
-                with np.load(d / "head.npz") as z:
-                    ts.head = {k: z[k] for k in z.files}
-        except (OSError, ValueError, KeyError) as exc:
-            raise TileSetError(f"tile set {name!r} cannot be read ({exc})") from None
+        for attempt in range(3):
+            if not (d / "set.json").is_file():
+                raise TileSetError(f"no tile set named {name!r} (see `mahjong-assistant tileset list`)")
+            try:
+                return cls._read(d, name)
+            except FileNotFoundError as exc:   # a save replaced the files meanwhile: read them again
+                if attempt == 2:
+                    raise _damaged(name, exc) from None
+            except Exception as exc:  # noqa: BLE001 - whatever the damage, the set is refused with the reason
+                raise _damaged(name, exc) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @classmethod
+    def _read(cls, d: Path, name: str) -> TileSet:
+        from assistant.variants import variant_names
+
+        from .inference import KINDS
+
+        meta = _read_meta(d)
+        variant = meta.get("variant")
+        if variant is not None and variant not in variant_names():
+            raise ValueError(f"set.json: unknown rule system {variant!r}")
+        history = meta.get("history", [])
+        if not isinstance(history, list):
+            raise ValueError("set.json: 'history' is not a list")
+        history = [h for h in history if isinstance(h, dict) and {"source", "added", "kept"} <= h.keys()]
+        files, legacy = _files(meta)
+        ts = cls(name=name, variant=variant, history=history, stored=True)
+        ex, hd = files.get("examples"), files.get("head")
+        if ex and (not legacy or (d / ex).is_file()):
+            with _npz(d / ex) as z:
+                crops, codes = z["crops"], [str(c) for c in z["codes"]]
+                added = z["added"] if "added" in z.files else np.zeros(len(codes))
+            if crops.dtype != np.uint8 or crops.ndim != 4 or crops.shape[1:] != (96, 72, 3):
+                raise ValueError(f"{ex}: crops of {crops.dtype} {crops.shape}, not [N, 96, 72, 3] uint8")
+            if not len(codes) == len(crops) == len(added):
+                raise ValueError(f"{ex}: {len(crops)} crops, {len(codes)} codes, {len(added)} times")
+            bad = next((c for c in codes if c not in KINDS), None)
+            if bad is not None:
+                raise ValueError(f"{ex}: {bad!r} is not a tile code")
+            ts.crops, ts.codes, ts.added = crops, codes, [float(t) for t in added]
+        if hd and (not legacy or (d / hd).is_file()):
+            with _npz(d / hd) as z:
+                head = {k: z[k] for k in z.files}
+            w, b = head.get("weight"), head.get("bias")
+            if w is None or b is None or w.ndim != 2 or w.shape[0] != len(KINDS) or b.shape != (len(KINDS),) or \
+                    not (np.isfinite(w).all() and np.isfinite(b).all()):
+                raise ValueError(f"{hd}: not a kind head of finite numbers")
+            ts.head = head
         return ts
 
     def head_for(self, shipped: dict[str, np.ndarray]) -> dict[str, np.ndarray] | None:
@@ -398,20 +529,128 @@ class TileSet:
         return {"weight": self.head["weight"].astype(np.float32), "bias": self.head["bias"].astype(np.float32)}
 
 
+FILE_RE = re.compile(r"(examples|head)(-[0-9a-f]{1,32})?\.npz")
+
+
+def _npz(path: Path):
+    """``np.load`` of an ``.npz`` archive (ValueError for a file that is none: never read as a pickle)."""
+    _check_npz(path)
+    return np.load(path, allow_pickle=False)
+
+
+def _check_npz(path: Path) -> None:
+    """ValueError unless ``path`` begins and ends as a zip archive does (one cut short does not)."""
+    with open(path, "rb") as fh:
+        head = fh.read(4)
+        fh.seek(max(0, path.stat().st_size - 1024))
+        tail = fh.read()
+    if head != b"PK\x03\x04" or b"PK\x05\x06" not in tail:
+        raise ValueError(f"{path.name} is damaged (not an .npz archive, or one cut short)")
+
+
+def _damaged(name: str, exc: BaseException) -> TileSetError:
+    why = str(exc) if isinstance(exc, ValueError) and not isinstance(exc, json.JSONDecodeError) else \
+        f"{type(exc).__name__}: {exc}"
+    return TileSetError(f"tile set {name!r} cannot be read ({why[:300]}); `mahjong-assistant tileset remove {name}` "
+                        "deletes it")
+
+
+def _read_meta(d: Path) -> dict:
+    """A set's ``set.json`` (ValueError when it is no JSON object, or names files of other sizes than it says)."""
+    text = (d / "set.json").read_text(encoding="utf-8")
+    try:
+        meta = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"set.json is not JSON ({exc})") from None
+    if not isinstance(meta, dict):
+        raise ValueError("set.json is not a JSON object")
+    sizes = meta.get("sizes", {})
+    if not isinstance(sizes, dict):
+        raise ValueError("set.json: 'sizes' is not an object")
+    files, legacy = _files(meta)
+    for f in files.values():
+        if f and not legacy and not (d / f).is_file():
+            raise FileNotFoundError(f"{f} is missing")
+        if f and f in sizes and (d / f).is_file() and (d / f).stat().st_size != sizes[f]:
+            raise ValueError(f"{f} is {(d / f).stat().st_size} bytes, set.json says {sizes[f]} (a damaged or partly "
+                             "written file)")
+        if f and (d / f).is_file():
+            _check_npz(d / f)
+    return meta
+
+
+def _files(meta: dict) -> tuple[dict[str, str | None], bool]:
+    """The example and head files ``set.json`` names, and whether it names none (a set saved before they had
+    names of their own: ``examples.npz``, ``head.npz`` when present)."""
+    if "files" not in meta:
+        return {"examples": "examples.npz", "head": "head.npz"}, True
+    files = meta["files"]
+    if not isinstance(files, dict):
+        raise ValueError("set.json: 'files' is not an object")
+    out: dict[str, str | None] = {}
+    for k in ("examples", "head"):
+        f = files.get(k)
+        if f is not None and (not isinstance(f, str) or not FILE_RE.fullmatch(f) or not f.startswith(k)):
+            raise ValueError(f"set.json: {f!r} is not a file of a tile set")
+        out[k] = f
+    return out, False
+
+
 def list_sets() -> list[str]:
     d = root_dir()
     if not d.is_dir():
         return []
-    return sorted(p.name for p in d.iterdir() if (p / "set.json").is_file())
+    return sorted(p.name for p in d.iterdir() if _valid_name(p.name) and (p / "set.json").is_file())
+
+
+def _valid_name(name: str) -> bool:
+    try:
+        check_name(name)
+    except TileSetError:
+        return False
+    return True
+
+
+def summaries() -> tuple[list[dict], list[dict]]:
+    """What each set holds, from its ``set.json`` alone (no example is read; a set saved before set.json kept a
+    summary is read whole, until it is saved again), and the sets that cannot be read, with the reason:
+    ([summary], [{"name", "reason"}])."""
+    good, damaged = [], []
+    for name in list_sets():
+        try:
+            try:
+                meta = _read_meta(root_dir() / name)
+            except FileNotFoundError:   # a save replaced the files meanwhile: read again
+                meta = _read_meta(root_dir() / name)
+            info = meta.get("summary")
+            if not isinstance(info, dict) or not isinstance(info.get("examples"), int) or \
+                    not isinstance(info.get("kinds"), int) or not isinstance(info.get("per_kind"), dict):
+                info = TileSet.load(name).summary()
+            history = meta.get("history", [])
+            history = [h for h in history if isinstance(h, dict)][-10:] if isinstance(history, list) else []
+            variant = meta.get("variant")
+            good.append({"name": name, "variant": variant if isinstance(variant, str) else None,
+                         "examples": info["examples"], "kinds": info["kinds"], "per_kind": info["per_kind"],
+                         "adapted": bool(info.get("adapted")), "history": history})
+        except TileSetError as exc:
+            damaged.append({"name": name, "reason": str(exc)})
+        except (OSError, ValueError) as exc:
+            damaged.append({"name": name, "reason": str(_damaged(name, exc))})
+    return good, damaged
+
+
+def _active_file() -> str | None:
+    try:
+        return (root_dir() / "active").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def active_name() -> str | None:
-    p = root_dir() / "active"
-    try:
-        name = p.read_text(encoding="utf-8").strip()
-    except OSError:
+    name = _active_file()
+    if not name or not _valid_name(name):
         return None
-    return name if name and (root_dir() / name / "set.json").is_file() else None
+    return name if (root_dir() / name / "set.json").is_file() else None
 
 
 def use(name: str | None) -> None:
@@ -425,18 +664,29 @@ def use(name: str | None) -> None:
         return
     TileSet.load(name)
     d.mkdir(parents=True, exist_ok=True)
-    tmp = d / "active.tmp"
-    tmp.write_text(name + "\n", encoding="utf-8")
-    os.replace(tmp, d / "active")
+    _replace_synced(d / "active", (name + "\n").encode("utf-8"))
 
 
 def remove(name: str) -> None:
+    """Delete the set ``name`` and its examples, readable or not. Under its lock: a lesson of the set that is
+    running ends first, and the set does not come back after it."""
     import shutil
 
-    ts = TileSet.load(name)
-    if active_name() == name:
-        use(None)
-    shutil.rmtree(ts.folder)
+    check_name(name)
+    with locked(name):
+        d = root_dir() / name
+        if not d.is_dir():
+            raise TileSetError(f"no tile set named {name!r} (see `mahjong-assistant tileset list`)")
+        if _active_file() == name:
+            use(None)
+        shutil.rmtree(d)
+
+
+def _load_or_new(name: str, variant: str | None) -> TileSet:
+    """The set ``name`` (TileSetError when it is damaged: nothing is written over it), or a new one."""
+    if (root_dir() / name / "set.json").is_file():
+        return TileSet.load(name)
+    return TileSet(name=name, variant=variant)
 
 
 # --------------------------------------------------------------------------- learning
@@ -482,10 +732,36 @@ def _accuracy(head: dict[str, np.ndarray], feats: np.ndarray, labels: np.ndarray
     return float(np.mean(logits.argmax(1) == labels))
 
 
+def _features(recognizer, crops: np.ndarray) -> np.ndarray:
+    """The recogniser's features of ``crops``, :data:`FEATURE_BATCH` crops at a time (bounded memory)."""
+    if len(crops) <= FEATURE_BATCH:
+        return recognizer.features(crops)
+    return np.concatenate([recognizer.features(crops[i:i + FEATURE_BATCH])
+                           for i in range(0, len(crops), FEATURE_BATCH)])
+
+
+def _capped(idx: np.ndarray, first: int, rng: np.random.Generator) -> np.ndarray:
+    """At most :data:`MAX_TRAIN` of the examples ``idx``: those from ``first`` on (the lesson's own) first, then
+    a random sample of the earlier ones, in their order."""
+    if len(idx) <= MAX_TRAIN:
+        return idx
+    new, old = idx[idx >= first], idx[idx < first]
+    if len(new) >= MAX_TRAIN:
+        return np.sort(rng.choice(new, MAX_TRAIN, replace=False))
+    return np.sort(np.concatenate([new, rng.choice(old, MAX_TRAIN - len(new), replace=False)]))
+
+
+def _finite(report: dict) -> dict:
+    """``report`` with None for every number that is not finite (JSON has no NaN)."""
+    return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in report.items()}
+
+
 def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, source: str = "photo",
           holdout: float = 0.25, seed: int = 0, steps: int = 200) -> dict:
     """Add examples to ``ts`` and adapt its head (see the module's doc). Returns a report: examples added,
-    held-back accuracy before/after, whether the new head was kept, seconds taken. Saves the set."""
+    held-back accuracy before/after (None when nothing was held back), whether the new head was kept, seconds
+    taken. Saves the set; the examples of a lesson whose head is not kept are not kept either. Call it holding
+    the set's lock (:func:`locked`) from loading ``ts`` on."""
     from .heads import head_fingerprint, shipped_head, train_head
     from .inference import KINDS
 
@@ -494,12 +770,20 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
     codes = list(codes)
     if len(codes) != len(crops):
         raise TileSetError(f"{len(crops)} crops but {len(codes)} codes")
+    if len(crops) > MAX_LESSON:
+        raise TileSetError(f"{len(crops)} examples at once: one lesson takes at most {MAX_LESSON}")
     for c in codes:
         if c not in KINDS:
             raise TileSetError(f"{c!r} is not a tile code")
     known = {_fingerprint(c) for c in ts.crops}
-    new = [i for i, c in enumerate(crops) if _fingerprint(c) not in known]
+    new = []
+    for i, crop in enumerate(crops):   # each crop once, also within the lesson
+        fp = _fingerprint(crop)
+        if fp not in known:
+            known.add(fp)
+            new.append(i)
     crops, codes = crops[new], [codes[i] for i in new]
+    kept_examples = (ts.crops, ts.codes, ts.added)   # what the set keeps if the new head is not kept
     old_n = len(ts.codes)
     if len(crops):
         ts.crops = np.concatenate([ts.crops.reshape(-1, 96, 72, 3), crops]) if old_n else crops
@@ -527,11 +811,12 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
     n_hold = int(round(holdout * len(new_idx))) if len(new_idx) >= 4 else 0
     hold = rng.permutation(new_idx)[:n_hold]
     train_idx = np.setdiff1d(np.arange(len(ts.codes)), hold)
-    feats_plain = recognizer.features(ts.crops)
+    feats_plain = _features(recognizer, ts.crops)
 
     def fit(idx: np.ndarray) -> dict[str, np.ndarray]:
+        idx = _capped(idx, old_n, rng)
         v = views(ts.crops[idx], rng)
-        f = recognizer.features(v)
+        f = _features(recognizer, v)
         y = np.repeat(labels[idx], VIEWS)
         return train_head(f, y, current, steps=steps, decay=DECAY)
 
@@ -553,13 +838,17 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
                   earlier_before=before_old, earlier_after=after_old, kept=bool(ok))
     if ok:
         ts.head = {**head, "base": np.array(head_fingerprint(shipped))}
+    else:   # nor are its examples: wrong labels (a flood of bad corrections) must not stay in the set
+        ts.crops, ts.codes, ts.added = kept_examples
+        report.update(examples=len(ts.codes), reason="the new head read the held-back or earlier examples worse: "
+                      "neither it nor the new examples were kept")
     ts.history.append({"time": round(time.time()), "source": source, "added": len(codes), "kept": bool(ok),
                        "held_back": int(len(hold)),
                        "accuracy_before": None if math.isnan(before_hold) else round(before_hold, 4),
                        "accuracy_after": None if math.isnan(after_hold) else round(after_hold, 4)})
     ts.save()
     report["seconds"] = time.perf_counter() - t0
-    return report
+    return _finite(report)
 
 
 def none_boxes(image: np.ndarray, quads: np.ndarray, rng: np.random.Generator, n: int = 24) -> np.ndarray:
@@ -628,15 +917,13 @@ def enroll(name: str, image: np.ndarray, recognizer, variant: str | None = None,
     if len(cloth):
         crops = np.concatenate([crops, G.warp_crops(image, cloth, G.CROP_SIZE)])
         codes += ["none"] * len(cloth)
-    try:
-        ts = TileSet.load(name)
-    except TileSetError:
-        ts = TileSet(name=name, variant=variant)
-    if variant:
-        ts.variant = variant
     read = {i: t.code for i, t in enumerate(tiles)}
     misread = sum(1 for i, c in pairs if read.get(i) != c)
-    report = learn(ts, crops, codes, recognizer, source="layout photo", seed=seed, holdout=0.0)
+    with locked(name):   # from reading the set to saving it (two enrolls of one name: one after the other)
+        ts = _load_or_new(name, variant)
+        if variant:
+            ts.variant = variant
+        report = learn(ts, crops, codes, recognizer, source="layout photo", seed=seed, holdout=0.0)
     # the tiles no box was found on, taken from their place in the row (worth a look in the photo)
     not_boxed = [c for i, c in pairs if i >= len(tiles)]
     return {**report, "tiles": len(pairs), "read_wrong_before": misread, "not_boxed": not_boxed}
@@ -645,13 +932,17 @@ def enroll(name: str, image: np.ndarray, recognizer, variant: str | None = None,
 def learn_from_json(name: str, image: np.ndarray, tiles_json: dict | list, recognizer, variant: str | None = None,
                     seed: int = 0) -> dict:
     """Learn from any photo whose tiles are given as ``detect --json`` prints them (codes corrected by the
-    user; a tile whose code is ``none`` marks a box that is no tile)."""
+    user; a tile whose code is ``none`` marks a box that is no tile). At most :data:`MAX_BOXES` boxes, each
+    inside the photo and at least :data:`MIN_BOX_SIDE` pixels across; a box given twice is learnt once."""
     from .inference import KINDS
 
     check_name(name)
     items = tiles_json.get("tiles") if isinstance(tiles_json, dict) else tiles_json
     if not isinstance(items, list) or not items:
         raise TileSetError("the tiles file has no 'tiles' list")
+    if len(items) > MAX_BOXES:
+        raise TileSetError(f"the tiles file has {len(items)} tiles: one photo teaches at most {MAX_BOXES}")
+    h, w = image.shape[:2]
     quads, codes = [], []
     for i, t in enumerate(items):
         if not isinstance(t, dict) or "code" not in t or "corners" not in t:
@@ -665,14 +956,28 @@ def learn_from_json(name: str, image: np.ndarray, tiles_json: dict | list, recog
             raise TileSetError(f"tile {i}: corners must be four [x, y] points") from None
         if not np.isfinite(q).all():
             raise TileSetError(f"tile {i}: corners must be numbers")
+        lo, hi = q.min(0), q.max(0)   # at least half of the box's extent inside the photo
+        if np.abs(q).max() > 1e6:
+            raise TileSetError(f"tile {i}: its box lies outside the {w}x{h} photo (corners {q.tolist()})")
+        bw, bh = G.quad_to_obb(q[None])[0, 2:4]
+        area = 0.5 * abs(float(np.dot(q[:, 0], np.roll(q[:, 1], -1)) - np.dot(q[:, 1], np.roll(q[:, 0], -1))))
+        if min(bw, bh) < MIN_BOX_SIDE or area < MIN_BOX_SIDE ** 2:
+            raise TileSetError(f"tile {i}: its box is {bw:.1f} x {bh:.1f} pixels with an area of {area:.1f}: "
+                               f"no tile's (corners {q.tolist()})")
+        inside = max(0.0, min(hi[0], w) - max(lo[0], 0)) * max(0.0, min(hi[1], h) - max(lo[1], 0))
+        if inside < 0.5 * float(np.prod(hi - lo)):
+            raise TileSetError(f"tile {i}: its box lies outside the {w}x{h} photo (corners {q.tolist()})")
         quads.append(q)
         codes.append(code)
     obb = G.quad_to_obb(np.array(quads))
     crops = G.warp_crops(image, obb, G.CROP_SIZE)
-    try:
-        ts = TileSet.load(name)
-    except TileSetError:
-        ts = TileSet(name=name, variant=variant)
-    if variant:
-        ts.variant = variant
-    return learn(ts, crops, codes, recognizer, source="corrected photo", seed=seed)
+    first: dict[str, int] = {}
+    for i, c in enumerate(crops):   # one box given twice with two codes: which is meant?
+        j = first.setdefault(_fingerprint(c), i)
+        if codes[j] != codes[i]:
+            raise TileSetError(f"tiles {j} and {i} are the same box, given as {codes[j]!r} and {codes[i]!r}")
+    with locked(name):   # from reading the set to saving it
+        ts = _load_or_new(name, variant)
+        if variant:
+            ts.variant = variant
+        return learn(ts, crops, codes, recognizer, source="corrected photo", seed=seed)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -210,23 +211,26 @@ class CorrectionStore:
     tile crop as ``crops/<time>_<tile>.png`` under a directory."""
 
     MAX = 20000     # corrections kept at most (then the oldest are kept and new ones refused)
+    RECENT = 1024   # tiles whose last correction is remembered to tell one made again
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
         self._lock = threading.Lock()
-        self._last: dict[str, Any] | None = None
+        self._recent: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
         self._count: int | None = None
 
     def add(self, record: dict[str, Any], crop: np.ndarray | None) -> dict[str, Any]:
-        """Append a correction (and its crop); the same correction of the same tile in the same frame again is
-        not stored twice. ValueError when the folder already holds :attr:`MAX`."""
+        """Append a correction (and its crop); the same correction of a tile as its last one (in any frame of the
+        same camera and step: each correction redraws the frame) is not stored again: that record is returned.
+        ValueError when the folder already holds :attr:`MAX`."""
         import cv2
 
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"{time.time() % 1:.3f}"[1:]
-        same = ("tile_id", "code", "frame", "camera", "step")
+        key = tuple(json.dumps(record.get(k), default=str) for k in ("tile_id", "camera", "step"))
         with self._lock:
-            if self._last is not None and all(self._last.get(k) == record.get(k) for k in same):
-                return self._last
+            last = self._recent.get(key)
+            if last is not None and last.get("code") == record.get("code"):
+                return last
             if self._count is None:
                 self._count = self.count()
             if self._count >= self.MAX:
@@ -241,7 +245,10 @@ class CorrectionStore:
             with open(self.root / "corrections.jsonl", "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(rec) + "\n")
                 fh.flush()
-            self._last = rec
+            self._recent.pop(key, None)
+            self._recent[key] = rec
+            while len(self._recent) > self.RECENT:
+                self._recent.popitem(last=False)
             self._count += 1
         return rec
 

@@ -157,6 +157,7 @@ def correct():
     feed = hub.feed
     crop = feed.tile_crop(tile_id)
     snap = feed.snapshot()
+    again = feed.corrections().get(tile_id) == code   # made already: not taught twice
     try:
         tile = feed.correct(tile_id, code)
     except KeyError:
@@ -170,7 +171,7 @@ def correct():
     stored = current_app.extensions["corrections"].add(record, crop)
     from .tilesets import teach_correction
 
-    teaching = teach_correction(feed, feed.frame_image(), tile.get("corners"), code)
+    teaching = False if again else teach_correction(feed, feed.frame_image(), tile.get("corners"), code)
     return jsonify({"ok": True, "tile": tile, "stored": stored, "version": feed.version, "teaching": teaching})
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -16,14 +17,24 @@ bp = Blueprint("tilesets", __name__)
 
 
 class Teacher:
-    """Teaches the tile set in use from corrections, one at a time on a thread of its own (a correction is
-    answered at once; the set reads better a second or two later), and keeps the feed's recogniser on it."""
+    """Teaches the tile set in use from corrections on one worker thread of its own (a correction is answered
+    at once; the set reads better a second or two later), and keeps the feed's recogniser on it.
+
+    Corrections wait in a bounded queue (:attr:`MAX_PENDING`, the oldest give way) and are coalesced: every
+    correction waiting when a lesson starts is taught in that one lesson, and the same crop corrected again
+    before it is taught once, with its latest code."""
+
+    MAX_PENDING = 64
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._busy = threading.Lock()
+        self._lock = threading.Condition()
         self.last: dict[str, Any] | None = None
-        self._queue: list[tuple[np.ndarray, str]] = []
+        self._queue: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()   # (set, crop key) -> crop
+        self._codes: dict[tuple[str, str], str] = {}
+        self._feed = None
+        self._worker: threading.Thread | None = None
+        self._busy = False
+        self.lessons = 0
 
     def apply(self, feed, name: str | None) -> bool:
         """Put the set ``name`` (None: none) on the feed's recogniser; False when the feed has none."""
@@ -38,6 +49,8 @@ class Teacher:
     def teach(self, feed, image: np.ndarray | None, corners, code: str) -> bool:
         """Queue one corrected tile (its box in ``image``) for the set in use; False when no set is in use or
         the feed reads no tiles."""
+        import hashlib
+
         from vision import geometry as G
         from vision import tilesets as T
 
@@ -47,29 +60,71 @@ class Teacher:
             return False
         obb = G.quad_to_obb(np.asarray(corners, np.float64).reshape(1, 4, 2))
         crop = G.warp_crops(image, obb, G.CROP_SIZE)[0]
+        key = (name, hashlib.sha1(np.ascontiguousarray(crop).tobytes()).hexdigest())
         with self._lock:
-            self._queue.append((crop, code))
-        threading.Thread(target=self._run, args=(feed, name), daemon=True).start()
+            self._queue.pop(key, None)
+            self._queue[key], self._codes[key] = crop, code
+            while len(self._queue) > self.MAX_PENDING:
+                old, _ = self._queue.popitem(last=False)
+                self._codes.pop(old, None)
+            self._feed = feed
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="tileset-teacher", daemon=True)
+                self._worker.start()
+            self._lock.notify_all()
         return True
 
-    def _run(self, feed, name: str) -> None:
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._queue)
+
+    def wait_idle(self, timeout: float = 30.0) -> bool:
+        """Wait until every queued correction has been taught; False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._queue or self._busy:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._lock.wait(left)
+        return True
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                while not self._queue:
+                    self._lock.wait()
+                name = next(iter(self._queue))[0]   # the set of the oldest correction: all of that set's
+                keys = [k for k in self._queue if k[0] == name]
+                items = [(self._queue.pop(k), self._codes.pop(k)) for k in keys]
+                feed, self._busy = self._feed, True
+            report = None
+            try:
+                report = self._lesson(feed, name, items)
+            finally:
+                with self._lock:
+                    self.last = {**report, "time": time.time()} if report else self.last
+                    self._busy = False
+                    self.lessons += 1
+                    self._lock.notify_all()
+
+    def _lesson(self, feed, name: str, items: list[tuple[np.ndarray, str]]) -> dict[str, Any]:
         from vision import tilesets as T
 
-        with self._busy:
-            with self._lock:
-                items, self._queue = self._queue, []
-            if not items:
-                return
-            rec = feed.recognizer()
-            try:
+        rec = feed.recognizer() if feed is not None else None
+        if rec is None:
+            return {"set": name, "error": "the camera reads no tiles"}
+        try:
+            with T.locked(name):   # from reading the set to saving it: a removed set does not come back
                 ts = T.TileSet.load(name)
                 report = T.learn(ts, np.stack([c for c, _ in items]), [k for _, k in items], rec,
                                  source="correction on the page")
-                rec.use_tileset(ts)
-            except (T.TileSetError, OSError, ValueError) as e:
-                report = {"set": name, "error": str(e)}
-            with self._lock:
-                self.last = {**report, "time": time.time()}
+            rec.use_tileset(ts)
+        except (T.TileSetError, OSError, ValueError) as e:
+            report = {"set": name, "error": str(e)}
+        except Exception as e:  # noqa: BLE001 - the one worker must outlive a lesson that fails
+            report = {"set": name, "error": f"{type(e).__name__}: {e}"}
+        return report
 
 
 def _teacher() -> Teacher:
@@ -94,16 +149,11 @@ def list_sets():
         rows = T.layout_rows(variant)
     except ValueError as e:
         raise ApiError(str(e), field="variant") from None
-    sets = []
-    for name in T.list_sets():
-        try:
-            info = T.TileSet.load(name).summary()
-        except T.TileSetError:
-            continue
-        sets.append({k: info[k] for k in ("name", "variant", "examples", "kinds", "adapted", "history")})
+    good, damaged = T.summaries()   # from each set's summary: no example is read
+    sets = [{k: info[k] for k in ("name", "variant", "examples", "kinds", "adapted", "history")} for info in good]
     feed = hub.feed
-    return jsonify({"sets": sets, "active": T.active_name(), "variant": variant, "layout": rows,
-                    "reads_tiles": feed.recognizer() is not None, "last_lesson": _teacher().last})
+    return jsonify({"sets": sets, "damaged": damaged, "active": T.active_name(), "variant": variant,
+                    "layout": rows, "reads_tiles": feed.recognizer() is not None, "last_lesson": _teacher().last})
 
 
 @bp.post("/api/tilesets/active")
@@ -127,7 +177,7 @@ def set_active():
 def enroll():
     """Multipart: ``name``, ``variant``, ``image`` (one photo of the layout's rows): learn the set and use it."""
     from vision import tilesets as T
-    from vision.inference import ImageError, TileRecognizer, decode_image
+    from vision.inference import ImageError, ImageTooLarge, TileRecognizer, decode_image
 
     name = (request.form.get("name") or "").strip()
     variant = (request.form.get("variant") or current_app.extensions["hub"].settings.get()["variant"]).strip()
@@ -147,7 +197,7 @@ def enroll():
     try:
         image = decode_image(data, "the photo")
     except ImageError as e:
-        raise ApiError(str(e), 413 if "image too large" in str(e) else 415, "image") from None
+        raise ApiError(str(e), 413 if isinstance(e, ImageTooLarge) else 415, "image") from None
     try:
         rec = TileRecognizer(head=None)
     except Exception as e:  # noqa: BLE001 - the models do not load

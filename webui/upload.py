@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import cv2
-import numpy as np
 from flask import Blueprint, current_app, jsonify, render_template, request
 
 from .engine import table_view
@@ -34,18 +32,15 @@ def photo():
                        field="image")
     if not data:
         raise ApiError("the photo is empty", field="image")
-    from vision.inference import MAX_PIXELS, ImageError, declared_size
+    from vision.inference import ImageError, ImageTooLarge, decode_image
 
-    try:
-        size = declared_size(data)   # from the header: an image bomb is refused before it is decoded
-    except ImageError as e:
+    try:   # an image bomb is refused from its header, before it is decoded; EXIF orientation applied
+        image = decode_image(data, "the photo")
+    except ImageTooLarge as e:
         raise ApiError(str(e), 413, "image") from None
-    if size is not None and size[0] * size[1] > MAX_PIXELS:
-        raise ApiError(f"the photo is too large ({size[0]}x{size[1]} pixels, at most {MAX_PIXELS // 1_000_000} "
-                       "megapixels)", 413, "image")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise ApiError("that file is not a picture this server can read (JPEG, PNG, WebP or BMP)", 415, "image")
+    except ImageError:
+        raise ApiError("that file is not a picture this server can read (JPEG, PNG, WebP or BMP)", 415,
+                       "image") from None
     variant = (request.form.get("variant") or "").strip()
     if variant:
         from assistant.variants import variant_names

@@ -25,6 +25,7 @@ async function load() {
       active ? el("span", { class: "badge", text: "in use" }) :
         el("button", { type: "button", class: "secondary", onclick: () => choose(s.name), text: `Use ${s.name}` })));
   }
+  for (const d of r.damaged || []) list.append(el("li", { class: "error", text: `${d.name} cannot be used: ${d.reason}` }));
   if (r.active) list.append(el("li", {}, el("button", { type: "button", class: "secondary", onclick: () => choose(null),
     text: "Use no set" })));
   if (r.last_lesson && !r.last_lesson.error) {
