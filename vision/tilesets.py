@@ -5,7 +5,7 @@ saw is read worse than one like their training data. A *tile set* keeps, per set
 (with their codes; ``none`` marks a box that is no tile) and a kind head adapted to them: the classifier's last
 layer (pooled features -> kinds), retrained in numpy from the shipped head on the examples, several jittered
 views of each (small turns, misfits, light), plus the set's own cloth as "not a tile". Reading with a set
-also reads only the kinds the set has (intersected with the rule system's).
+reads its rule system's kinds, never narrowed to the kinds its examples have shown.
 
 Adapting never makes the set's earlier examples read worse: a new head is kept only when it reads the
 examples held back from its training at least as well as the head before it, and the earlier examples too;
