@@ -102,18 +102,29 @@ def eval_real_tiles(rec, root: Path, split: str = "test", skip_real_scenes: bool
 TALL = 1.25   # a label box this much taller than wide, in an upright photo, holds a tile standing upright
 
 
-def upright_crops(root: Path, split: str, skip_real_scenes: bool = True) -> np.ndarray:
+def upright_crops(root: Path, split: str, skip_real_scenes: bool = True, quarter: bool = False) -> np.ndarray:
     """Crops of the labelled tiles that stand upright in their photo (boxes clearly taller than wide: the
-    photos are upright), cut upright as the classifier reads them."""
+    photos are upright), cut upright as the classifier reads them; ``quarter``: cut through the box a quarter
+    turned instead (what the classifier sees of a tile the detector boxed on the wrong axis)."""
     out = []
     for ph in photos(split, root, skip_real_scenes=skip_real_scenes):
         b = ph.boxes
         w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
         tall = h >= TALL * w
         if tall.any():
-            obb = np.stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2, w, h, np.zeros(len(b))], 1)[tall]
+            size = [h, w, np.full(len(b), 90.0)] if quarter else [w, h, np.zeros(len(b))]
+            obb = np.stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2, *size], 1)[tall]
             out.append(G.warp_crops(ph.image, obb, G.CROP_SIZE))
     return np.concatenate(out) if out else np.zeros((0, G.CROP_SIZE[1], G.CROP_SIZE[0], 3), np.uint8)
+
+
+def unsure_share(rec, crops: np.ndarray, below: float = 0.25) -> dict:
+    """The share of ``crops`` whose likeliest tile kind is below ``below`` (``vision.inference.TURN_CHECK``: the
+    path reads such a box again a quarter turned, which finds a sideways tile boxed upright)."""
+    if not len(crops):
+        return {"n": 0, "share": float("nan")}
+    p, _ = rec.classify(crops)
+    return {"n": len(crops), "share": float((p[:, :-1].max(1) < below).mean())}
 
 
 def flip_accuracy(rec, crops: np.ndarray) -> dict:
@@ -142,7 +153,9 @@ def format_rows(r: dict, prev: dict | None = None) -> list[tuple[str, str, str]]
                 ("    precision / recall (pooled)", f"{pct(x['precision'])} / {pct(x['recall'])}"),
                 ("    worst kind (read right of labelled)", _worst(x))] + \
             ([("    flip head (upright tiles, and turned)", f"{pct(x['flip']['accuracy'])} ({x['flip']['n']} crops)")]
-             if "flip" in x else [])
+             if "flip" in x else []) + \
+            ([("    quarter-turned faces read unsure", f"{pct(x['quarter']['share'])} ({x['quarter']['n']} crops)")]
+             if "quarter" in x else [])
 
     ours = rows(r)
     theirs = dict(rows(prev)) if prev else {}

@@ -455,7 +455,7 @@ def _previous_paths(pdir: Path) -> dict[str, Path]:
 def real_tiles_rows(rec: TileRecognizer, data: Path, out: Path | None) -> dict:
     """Rows (i): real-tiles valid (all photos) and test (without the photos that are also real-scenes photos),
     read through the whole path. Empty when the data set is not there."""
-    from evaluation.real_tiles import eval_real_tiles, flip_accuracy, upright_crops
+    from evaluation.real_tiles import eval_real_tiles, flip_accuracy, unsure_share, upright_crops
 
     root = data / "real-tiles"
     if not (root / "classes.txt").is_file():
@@ -465,6 +465,7 @@ def real_tiles_rows(rec: TileRecognizer, data: Path, out: Path | None) -> dict:
                                  n_overlays=8 if out is not None else 0)}
     for split, skip in (("valid", False), ("test", True)):
         r[split]["flip"] = flip_accuracy(rec, upright_crops(root, split, skip))
+        r[split]["quarter"] = unsure_share(rec, upright_crops(root, split, skip, quarter=True))
     x, _ = read_real_crops(data / "real-crops", ("test",))
     r["real_crops_flip"] = flip_accuracy(rec, x)
     return r

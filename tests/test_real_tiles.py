@@ -213,3 +213,18 @@ def test_sets_are_grouped_by_the_day_of_their_photos_and_taught_as_a_player_corr
         ("none", [11.0, 1.0]),    # centre on the second tile, fits no label: a split box
         ("2m", [10.0, 0.0]),      # labels no box fits, with their own boxes
         ("3m", [40.0, 0.0])]      # (the box away from every label is left out)
+
+
+def test_quarter_turned_faces_are_cut_across_the_box_and_counted_when_read_unsure(tmp_path):
+    from evaluation.real_tiles import unsure_share, upright_crops
+
+    root = _made_set(tmp_path)
+    assert upright_crops(root, "test", quarter=True).shape == (1, 96, 72, 3)
+
+    class Reader:    # sure of the first crop's kind, unsure of the others
+        def classify(self, c):
+            p = np.full((len(c), len(KINDS)), 0.01)
+            p[0, 3] = 0.6
+            return p, np.zeros(len(c))
+
+    assert unsure_share(Reader(), np.zeros((4, 96, 72, 3), np.uint8)) == {"n": 4, "share": 0.75}

@@ -69,7 +69,9 @@ def test_correct_a_tile(page_factory, server):
     goto_step(server, 10)  # East holds the 7z the demo detector misreads as 6z (tile t14)
     page = open_live(page_factory(), server)
     page.wait_for_selector('#hand img[data-code="6z"]')
-    assert "t14" in page.locator("#problems").inner_text()
+    # the note names where the tile lies and what it was read as, in players' words (no track id)
+    assert "The tile in East's hand was read as Green dragon (6z), only 41 % sure" in \
+        page.locator("#problems").inner_text()
     page.locator('#overlay polygon[data-tile="t14"]').click()
     page.wait_for_selector("#palette[open]")
     shoot(page, "correction_palette_desktop.png")
