@@ -74,6 +74,27 @@ class Layout:
         self.orphans = tuple(variant.thirteen_orphans_kinds)
         self.playing = tuple(variant.playing_kinds)
         self.copies = [variant.copies.get(k, 0) for k in range(N_PLAYING)]
+        # the packed wait path (wait_code_table): at most 4 of each playing kind, none of the others
+        self.max_count = np.zeros(N_PLAYING, dtype=np.int64)
+        self.max_count[list(self.playing)] = 4
+        self.packed_waits = all(self.copies[k] <= 4 for k in self.playing) and all(
+            len(g.kinds) <= 9 for g in groups)
+        self.short_kinds = tuple(k for k in self.playing if self.copies[k] < 4)
+        # per group: a mask of the group's positions (bit i = its i-th kind) -> a mask of kinds (bit k = kind k)
+        self.group_bits: list[np.ndarray] = []
+        for g in groups:
+            local = np.arange(1 << len(g.kinds), dtype=np.int64)
+            bits = np.zeros(local.size, dtype=np.int64)
+            for pos, k in enumerate(g.kinds):
+                bits |= ((local >> pos) & 1) << k
+            self.group_bits.append(bits)
+        self._wait_codes: list[np.ndarray] | None = None
+
+    def wait_codes(self) -> list[np.ndarray]:
+        """Each group's :func:`wait_code_table` (built on first use, then kept)."""
+        if self._wait_codes is None:
+            self._wait_codes = [wait_code_table(len(g.kinds), g.chows) for g in self.groups]
+        return self._wait_codes
 
     def keys(self, counts: Sequence[int]) -> list[int]:
         keys = [0] * len(self.groups)
@@ -240,8 +261,141 @@ def _combine_rows(rows: list[np.ndarray], sets: int, n: int) -> tuple[np.ndarray
     return b0, b1
 
 
+# Wait sets of 13-tile hands: one packed lookup per group
+#
+# A 14-tile hand is complete in the standard form exactly when every group's tiles split into sets and at
+# most one pair with nothing left over (4 sets and a pair are 14 tiles, so no tile can be spare) and exactly
+# one group holds the pair. So a 13-tile hand's standard waits need, per group key, only: is the group
+# exact as it is, its tile count mod 3, and which of its kinds would make it exact with one copy more.
+# :func:`wait_code_table` packs those three into one uint16 per key, read off the distance table.
+
+_EXACT_BIT = 1 << 12  # the group's tiles split exactly into sets (+ one pair when count % 3 == 2)
+_MOD_SHIFT = 13  # bits 13-14: the group's tile count mod 3
+_WAITS_MASK = (1 << 9) - 1  # bits 0-8: ranks whose one more copy (at most 4) makes the group exact
+
+
+@cache
+def wait_code_table(n_ranks: int, chows: bool) -> np.ndarray:
+    """Packed per-key wait codes of a group of ``n_ranks`` kinds (uint16, one per base-5 key).
+
+    Bits 0..n_ranks-1: the group's ranks of which one more copy (at most four) leaves the group
+    exact; bit 12: the group is exact as it is; bits 13-14: its tile count mod 3. *Exact* means the
+    tiles split into ``count // 3`` sets and, when ``count % 3 == 2``, one pair, nothing left over:
+    ``D(h, count // 3, count % 3 == 2) == 0`` in :func:`~assistant.tables.distance_table`.
+    """
+    size = 5**n_ranks
+    dist = distance_table(n_ranks, chows).reshape(size * 10)
+    count = np.zeros(1, dtype=np.int32)
+    for _ in range(n_ranks):  # key = digit * 5**i + rest: the new digit is the slower axis
+        count = (np.arange(5, dtype=np.int32)[:, None] + count[None, :]).reshape(-1)
+    mod = count % 3
+    sets = count // 3
+    col = np.minimum(sets, 4) * 2 + (mod == 2)
+    exact = (mod != 1) & (sets <= 4) & (dist[np.arange(size, dtype=np.int64) * 10 + col] == 0)
+    code = exact.astype(np.uint16) * np.uint16(_EXACT_BIT) | (mod.astype(np.uint16) << np.uint16(_MOD_SHIFT))
+    for i in range(n_ranks):
+        # exact(h + 5**i) where digit i of h is below 4: digit i is the middle axis of this view
+        view = exact.reshape(5 ** (n_ranks - 1 - i), 5, 5**i)
+        after = np.zeros_like(view)
+        after[:, :4, :] = view[:, 1:, :]
+        code |= after.reshape(size).astype(np.uint16) << np.uint16(i)
+    code.flags.writeable = False
+    return code
+
+
+def _simple_rows(counts: np.ndarray, layout: Layout) -> np.ndarray:
+    """Rows the packed path answers: 13 tiles, all of the rule system's playing kinds, at most 4 of each."""
+    if not layout.packed_waits:
+        return np.zeros(counts.shape[0], dtype=bool)
+    in_range = (counts.astype(np.uint64) <= layout.max_count).all(axis=1)  # a negative count wraps to huge
+    return in_range & (counts.sum(axis=1) == 13)
+
+
+def _mask_sets(masks: np.ndarray) -> list[frozenset[int]]:
+    """Bit masks of kinds (bit k = kind k) as frozensets, each distinct set built once."""
+    uniq, inverse = np.unique(masks, return_inverse=True)
+    sets = np.empty(uniq.size, dtype=object)
+    for i, m in enumerate(uniq.tolist()):
+        kinds = []
+        while m:
+            low = m & -m
+            kinds.append(low.bit_length() - 1)
+            m ^= low
+        sets[i] = frozenset(kinds)
+    return sets[inverse.reshape(-1)].tolist()
+
+
+def _wait_masks_packed(counts: np.ndarray, layout: Layout) -> np.ndarray:
+    """Wait sets as bit masks (bit k = kind k) of 13-tile hands of playing kinds, at most 4 of each.
+
+    The same answers as :func:`_wait_sets_by_distance` on such hands (a property test checks it):
+    standard waits from one packed lookup per group, then seven pairs and thirteen orphans.
+    """
+    variant = layout.variant
+    n = counts.shape[0]
+    keys = counts @ layout.key_matrix  # (n, G)
+    codes = [table[keys[:, gi]] for gi, table in enumerate(layout.wait_codes())]
+    not_exact = [(c & _EXACT_BIT) == 0 for c in codes]
+    mods = [c >> _MOD_SHIFT for c in codes]
+    n_not_exact = np.sum(not_exact, axis=0)
+    n_pairs = np.sum([m == 2 for m in mods], axis=0)
+    masks = np.zeros(n, dtype=np.int64)
+    for gi, code in enumerate(codes):
+        # the new tile goes to group gi: every other group exact, and exactly one pair in the end
+        others_exact = n_not_exact == not_exact[gi]
+        pairs = n_pairs - (mods[gi] == 2) + (mods[gi] == 1)
+        ok = others_exact & (pairs == 1)
+        masks |= np.where(ok, layout.group_bits[gi][code & _WAITS_MASK], 0)
+    for k in layout.short_kinds:  # a kind with fewer than 4 copies: none can arrive when all are held
+        masks[counts[:, k] >= layout.copies[k]] &= ~(1 << k)
+    if variant.allows("seven_pairs"):
+        rows = np.nonzero((counts == 2).sum(axis=1) == 6)[0]
+        if rows.size:
+            singles = counts[rows] == 1
+            one = singles.sum(axis=1) == 1
+            masks[rows[one]] |= 1 << np.argmax(singles[one], axis=1).astype(np.int64)
+    orphans = list(layout.orphans)
+    if variant.allows("thirteen_orphans") and len(orphans) == 13:
+        rows = np.nonzero(counts[:, orphans].sum(axis=1) == 13)[0]
+        if rows.size:
+            oc = counts[rows][:, orphans]
+            bits = np.int64(1) << np.array(orphans, dtype=np.int64)
+            all_once = (oc == 1).all(axis=1)
+            one_missing = ((oc == 0).sum(axis=1) == 1) & ((oc == 2).sum(axis=1) == 1)
+            cand = all_once[:, None] | ((oc == 0) & one_missing[:, None])
+            masks[rows] |= (cand * bits).sum(axis=1)
+    return masks
+
+
 def wait_sets_batch(counts: np.ndarray, variant: RuleSystem) -> list[frozenset[int]]:
     """Winning tile kinds of many closed 13-tile hands without jokers (vectorised).
+
+    A kind counts as a wait when adding one copy completes the hand (standard form or an allowed
+    special hand) and the hand does not already hold all copies of it. Hands of 13 playing tiles (at
+    most 4 of a kind) take the packed path (:func:`wait_code_table`: one lookup per group); any other
+    row takes :func:`_wait_sets_by_distance`, the min-plus search over the distance tables.
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    layout = layout_for(variant)
+    if counts.ndim != 2 or counts.shape[1] != N_PLAYING or counts.shape[0] == 0:
+        return _wait_sets_by_distance(counts, variant)
+    simple = _simple_rows(counts, layout)
+    if simple.all():
+        return _mask_sets(_wait_masks_packed(counts, layout))
+    if not simple.any():
+        return _wait_sets_by_distance(counts, variant)
+    result: list[frozenset[int]] = [frozenset()] * counts.shape[0]
+    fast_rows = np.nonzero(simple)[0].tolist()
+    slow_rows = np.nonzero(~simple)[0].tolist()
+    for i, s in zip(fast_rows, _mask_sets(_wait_masks_packed(counts[simple], layout)), strict=True):
+        result[i] = s
+    for i, s in zip(slow_rows, _wait_sets_by_distance(counts[~simple], variant), strict=True):
+        result[i] = s
+    return result
+
+
+def _wait_sets_by_distance(counts: np.ndarray, variant: RuleSystem) -> list[frozenset[int]]:
+    """:func:`wait_sets_batch` by min-plus search over the distance tables (any row of 34 counts).
 
     A kind counts as a wait when adding one copy completes the hand (standard form or an allowed
     special hand) and the hand does not already hold all copies of it. Only the group of the added

@@ -85,7 +85,7 @@ def run(variant_name: str, three: bool, n: int, seed: int, out=sys.stdout, ready
     hands = random_ready_hands(variant_name, n, seed) if ready_only else random_hands(variant_name, n, seed)
     lists = hands.tolist()
     t0 = time.perf_counter()
-    layout_for(v)
+    layout_for(v).wait_codes()  # the distance tables and the packed wait tables derived from them
     load = time.perf_counter() - t0
 
     t0 = time.perf_counter()
