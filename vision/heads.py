@@ -38,6 +38,29 @@ def shipped_head(models_dir: Path | None = None) -> dict[str, np.ndarray]:
         return {"weight": z["weight"].astype(np.float32), "bias": z["bias"].astype(np.float32)}
 
 
+REPLAY_FILE = "classifier_replay.npz"
+
+
+def load_replay(models_dir: Path | None = None, shipped: dict[str, np.ndarray] | None = None
+                ) -> dict[str, np.ndarray] | None:
+    """The generic examples kept beside the classifier (``models.replay_features``: pooled features of crops of
+    every kind, ``train_x/train_y`` to replay and ``val_x/val_y`` to check with), or None when there are none or
+    they belong to another classifier (their head fingerprint differs from ``shipped``'s)."""
+    from .kinds import CLASSIFIER_PATH
+
+    path = (models_dir or CLASSIFIER_PATH.parent) / REPLAY_FILE
+    try:
+        with np.load(path) as z:
+            out = {k: z[k] for k in ("train_x", "train_y", "val_x", "val_y", "fingerprint")}
+    except (OSError, KeyError, ValueError):
+        return None
+    head = shipped if shipped is not None else shipped_head(models_dir)
+    if str(out["fingerprint"]) != head_fingerprint(head) or out["train_x"].shape[1:] != head["weight"].shape[1:]:
+        return None
+    return {"train_x": out["train_x"].astype(np.float32), "train_y": out["train_y"].astype(np.int64),
+            "val_x": out["val_x"].astype(np.float32), "val_y": out["val_y"].astype(np.int64)}
+
+
 def load_head(path: Path | None = None) -> dict[str, np.ndarray] | None:
     """The finetuned head if one was saved (and fits the shipped model), else None."""
     path = path or finetuned_head_path()
@@ -86,5 +109,5 @@ def train_head(feats: np.ndarray, labels: np.ndarray, init: dict[str, np.ndarray
     return {"weight": (w / scale).astype(np.float32), "bias": b.astype(np.float32)}
 
 
-__all__ = ["HEAD_FILE", "data_dir", "finetuned_head_path", "head_fingerprint", "load_head", "shipped_head",
-           "train_head"]
+__all__ = ["HEAD_FILE", "REPLAY_FILE", "data_dir", "finetuned_head_path", "head_fingerprint", "load_head",
+           "load_replay", "shipped_head", "train_head"]

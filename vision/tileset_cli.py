@@ -136,9 +136,12 @@ def cmd_tileset(args: argparse.Namespace) -> int:
     if res.get("not_boxed"):
         print(f"  no box was found on {' '.join(res['not_boxed'])}: taken from "
               f"{'its place in its row' if len(res['not_boxed']) == 1 else 'their places in the rows'}")
-    if res.get("held_back"):
+    if res.get("held_back") and res.get("accuracy_before") is not None and res.get("accuracy_after") is not None:
         before, after = res["accuracy_before"], res["accuracy_after"]
         print(f"  held-back examples read right: {before:.0%} before -> {after:.0%} after")
+    if res.get("generic_before") is not None and res.get("generic_after") is not None:
+        print(f"  generic examples of every kind read right: {res['generic_before']:.0%} with the built-in models "
+              f"-> {res['generic_after']:.0%} adapted")
     if res["kept"]:
         print("  adapted: detect, analyze and serve read better with --tileset "
               f"{res['set']} (or `mahjong-assistant tileset use {res['set']}`)")

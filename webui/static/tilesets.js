@@ -30,8 +30,21 @@ async function load() {
     text: "Use no set" })));
   if (r.last_lesson && !r.last_lesson.error) {
     list.append(el("li", { class: "muted", text: `Last correction taught ${r.last_lesson.set}: ` +
-      (r.last_lesson.kept ? "adapted." : "kept as an example (the set did not read better yet).") }));
+      (r.last_lesson.kept ? "adapted." : (r.last_lesson.reason || "not adapted") + ".") + lessonFigures(r.last_lesson) }));
   }
+}
+
+// what a lesson was judged on: its held-back tiles, and tiles of every kind the set's photos may not have shown
+function lessonFigures(r) {
+  const pct = (v) => `${Math.round(v * 100)}%`;
+  let out = "";
+  if (r.held_back && r.accuracy_before != null && r.accuracy_after != null) {
+    out += ` Held-back tiles read right: ${pct(r.accuracy_before)} before, ${pct(r.accuracy_after)} after.`;
+  }
+  if (r.generic_before != null && r.generic_after != null) {
+    out += ` Tiles of every kind: ${pct(r.generic_before)} with the built-in models, ${pct(r.generic_after)} adapted.`;
+  }
+  return out;
 }
 
 async function choose(name) {
@@ -58,7 +71,8 @@ document.getElementById("enroll-form").addEventListener("submit", async (ev) => 
   try {
     const r = await api("/api/tilesets/enroll", { method: "POST", body: form });
     clear(box).append(el("p", { class: "success", text: `Learnt ${r.set} from ${r.tiles} tiles in ${r.seconds.toFixed(1)} s. ` +
-      `The built-in models read ${r.read_wrong_before} of them wrong before; the camera now reads with your set.` +
+      `The built-in models read ${r.read_wrong_before} of them wrong before; ` +
+      (r.kept ? "the camera now reads with your set." : `${r.reason || "not adapted"}.`) + lessonFigures(r) +
       (r.not_boxed && r.not_boxed.length ? ` No box was found on ${r.not_boxed.join(" ")}: ` +
         (r.not_boxed.length === 1 ? "it was taken from its place in its row." : "they were taken from their places in the rows.") : "") }));
     await load();
