@@ -38,6 +38,33 @@ def test_a_sure_turned_reading_replaces_an_unsure_one():
     assert obb[0, 4] == 0.0                                   # the input is not changed
 
 
+def test_an_unsure_not_a_tile_is_checked_turned_too():
+    # a classifier that reads a quarter-turned face as no tile at all (0.13, the demo film's sideways riichi 7z
+    # boxed upright) rather than as a tile unsurely: the turned box reads it (0.75)
+    obb = np.array([[100.0, 100.0, 30.0, 40.0, 0.0], [200.0, 100.0, 30.0, 40.0, 0.0]])
+    probs = np.full((2, K), 0.87 / (K - 1))
+    probs[:, NONE_INDEX] = 0.13
+    probs[1] = 0.0
+    probs[1, NONE_INDEX] = 1.0                                # sure it is no tile: not read again
+    seen = []
+
+    def classify(crops):
+        seen.append(len(crops))
+        return _probs([(SEVEN_Z, 0.75)] * len(crops)), np.zeros(len(crops))
+
+    o2, p2, _ = recheck_turned(np.zeros((200, 300, 3), np.uint8), obb, probs, np.zeros(2), classify)
+    assert seen == [1] and p2[0].argmax() == SEVEN_Z and o2[0, 4] == 90.0 and (p2[1] == probs[1]).all()
+
+
+def test_a_weak_box_read_unsurely_as_no_tile_is_made_sure():
+    from vision.inference import drop_weak
+
+    probs = np.full((2, K), 0.87 / (K - 1))
+    probs[:, NONE_INDEX] = 0.13
+    out = drop_weak(np.array([0.3, 0.8]), probs, 0.5)         # the weak box only: it is not checked turned then
+    assert out[0, NONE_INDEX] == 1.0 and (out[1] == probs[1]).all()
+
+
 def test_a_turned_reading_not_surer_changes_nothing():
     obb = np.array([[100.0, 100.0, 30.0, 40.0, 10.0]])
     probs = _probs([(SEVEN_Z, 0.2)])

@@ -59,6 +59,7 @@ from .inference import (
     KINDS,
     NONE_INDEX,
     RecognizerFeatures,
+    doubted_none,
     drop_weak,
     empty_boxes,
     normalize_image,
@@ -661,6 +662,8 @@ class LiveAnalyzer:
         if n and w.feats.weak_confidence:   # unsure box, unsure reading: a textured surface, no tile
             w.probs = np.where(w.classified[:, None], drop_weak(w.boxes["score"], w.probs, w.feats.weak_confidence),
                                w.probs)
+        if n:   # a sure box read "not a tile" only unsurely, a tile kind close behind: that tile
+            w.probs = np.where(w.classified[:, None], doubted_none(w.boxes["score"], w.probs), w.probs)
         w.best = w.probs.argmax(1) if n else np.zeros(0, int)
         w.keep = [i for i in range(n) if not (w.classified[i] and w.best[i] == NONE_INDEX) and not w.skipped[i]]
 
