@@ -59,6 +59,27 @@ def lie_of(theta: np.ndarray, flip_prob: np.ndarray) -> tuple[np.ndarray, np.nda
     return flip.astype(bool), known.astype(bool)
 
 
+CLEAR_AXIS = 1.15   # a label box this much wider than tall (or taller than wide) shows which way its tile lies
+
+
+def wrong_axis(theta: float, box: np.ndarray) -> bool:
+    """Whether a detector box at ``theta`` (degrees, its up direction modulo 180) lies across the axis its label
+    box clearly shows: an upright box on a tile lying sideways (or the other way). Such a crop shows the face a
+    quarter turned; it is not learnt as the tile, or the classifier would read a quarter-turned face as surely as
+    an upright one and the path's quarter-turn check (``vision.inference.recheck_turned``) could never find
+    that a sideways tile was boxed upright.
+
+    >>> wrong_axis(5.0, np.array([0, 0, 40, 30])), wrong_axis(90.0, np.array([0, 0, 40, 30]))
+    (True, False)
+    >>> wrong_axis(175.0, np.array([0, 0, 30, 40])), wrong_axis(10.0, np.array([0, 0, 32, 34]))
+    (False, False)
+    """
+    w, h = float(box[2] - box[0]), float(box[3] - box[1])
+    t = float(theta) % 180.0
+    upright = t < UPRIGHT_AXIS or t > 180.0 - UPRIGHT_AXIS
+    return (upright and w >= CLEAR_AXIS * h) or (not upright and h >= CLEAR_AXIS * w)
+
+
 def label_obbs(boxes: np.ndarray) -> np.ndarray:
     """Oriented boxes [N, 5] standing on axis-aligned label boxes: upright when taller than wide, else sideways
     (theta 90: which way is learnt from the flip head or left unknown).
@@ -122,6 +143,7 @@ def build(split: str, root: Path, jitter: int, none_per_photo: int, match_iou: f
         ids = np.array([KINDS.index(c) for c in ph.codes], np.int64)
         det = rec.detect_boxes(ph.image)
         pairs = G.greedy_match(G.box_iou(G.aabb(det["quad"]), ph.boxes), match_iou) if len(det["obb"]) else []
+        pairs = [(p, g) for p, g in pairs if not wrong_axis(det["obb"][p, 4], ph.boxes[g])]
         obbs = [det["obb"][[p for p, _ in pairs]].reshape(-1, 5)]
         labels = [ids[[g for _, g in pairs]]]
         kinds_of = [np.zeros(len(pairs), np.int64)]
@@ -172,13 +194,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, help="at most this many photos")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--detector", help="the detector whose boxes are cut (default: the shipped one; the classifier "
+                    "learns best from the boxes of the detector it will read with)")
     args = ap.parse_args(argv)
     root = Path(args.root)
     if not (root / args.split / "images").is_dir():
         print(f"error: {root / args.split / 'images'} not found (--root: the real-tiles folder)", file=sys.stderr)
         return 2
+    rec = None
+    if args.detector:
+        if not Path(args.detector).is_file():
+            print(f"error: {args.detector} not found", file=sys.stderr)
+            return 2
+        rec = TileRecognizer(detector=args.detector, threads=args.threads, head=None, fill_rows=False)
     bank = build(args.split, root, args.jitter, 0 if args.no_none else args.none_per_photo, args.match_iou,
-                 args.seed, args.limit, args.threads)
+                 args.seed, args.limit, args.threads, rec=rec)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, **bank)
     src = np.bincount(bank["source"], minlength=3)

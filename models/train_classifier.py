@@ -105,7 +105,7 @@ def predict(model: TileClassifier, x: np.ndarray, device: str = "cpu", bs: int =
 _SYNTH = None
 
 
-def _make_synth(backgrounds_dir: str, per_code: int = 90, bonus_per_code: int = 220):
+def _make_synth(backgrounds_dir: str, per_code: int = 90, bonus_per_code: int = 220, wrong_axis: float = 0.06):
     from datasets.crop_synth import CropSynth, FaceBank
 
     bank = FaceBank.cached(per_code=per_code, bonus_per_code=bonus_per_code)
@@ -115,14 +115,14 @@ def _make_synth(backgrounds_dir: str, per_code: int = 90, bonus_per_code: int = 
             img = cv2.imread(str(p))
             if img is not None:
                 backgrounds.append(cv2.resize(img, (224, 224), interpolation=cv2.INTER_AREA))
-    return CropSynth(bank, backgrounds)
+    return CropSynth(bank, backgrounds, wrong_axis=wrong_axis)
 
 
-def _synth_init(backgrounds_dir: str, per_code: int = 90, bonus_per_code: int = 220) -> None:
+def _synth_init(backgrounds_dir: str, per_code: int = 90, bonus_per_code: int = 220, wrong_axis: float = 0.06) -> None:
     global _SYNTH
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
-    _SYNTH = _make_synth(backgrounds_dir, per_code, bonus_per_code)
+    _SYNTH = _make_synth(backgrounds_dir, per_code, bonus_per_code, wrong_axis)
 
 
 def _synth_batch(job: tuple[int, int, int]):
@@ -135,7 +135,7 @@ def synth_batches(args, work: Path):
     (seed, k), whatever the number of workers). Workers are spawned (not forked: a fork of a process whose
     OpenCV/torch thread pools run can hang) and each loads the cached face bank."""
     t0 = time.time()
-    synth = _make_synth(args.real_backgrounds, args.bank_per_code, args.bank_bonus)   # builds the bank's cache once
+    synth = _make_synth(args.real_backgrounds, args.bank_per_code, args.bank_bonus, args.wrong_axis)  # caches the bank
     print(f"face bank {len(synth.bank)} inks, {len(synth.backgrounds)} real backgrounds ({time.time() - t0:.0f}s)",
           flush=True)
 
@@ -148,7 +148,8 @@ def synth_batches(args, work: Path):
         import multiprocessing as mp
 
         pool = mp.get_context("spawn").Pool(args.workers, _synth_init,
-                                            (args.real_backgrounds, args.bank_per_code, args.bank_bonus))
+                                            (args.real_backgrounds, args.bank_per_code, args.bank_bonus,
+                                             args.wrong_axis))
         return pool.imap(_synth_batch, jobs, chunksize=1)
 
     return run
@@ -292,6 +293,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mix-bank", default=None, help="--synth: also draw a share of each batch from this crop bank "
                     "(models.classifier_data, e.g. rendered tables), augmented as --bank is")
     ap.add_argument("--mix-share", type=float, default=0.35, help="--mix-bank: its share of each batch")
+    ap.add_argument("--wrong-axis", type=float, default=0.06,
+                    help="--synth: share of made crops boxed on the wrong axis (a sideways tile boxed upright) and "
+                    "still taught as their kind; 0 keeps a quarter-turned face unsure, which the path's quarter-turn "
+                    "check needs to find sideways tiles boxed upright")
     ap.add_argument("--bank-per-code", type=int, default=90, help="--synth: face inks per tile kind (styles)")
     ap.add_argument("--bank-bonus", type=int, default=220, help="--synth: face inks per flower/season")
     ap.add_argument("--real-backgrounds", default=str(REAL_ROOT / "real-scenes" / "train" / "images"),
