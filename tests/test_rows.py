@@ -105,17 +105,18 @@ def test_no_lattice_without_enough_sure_boxes():
 
 def test_unsure_boxes_read_unsurely_are_not_tiles():
     """vision.inference.drop_weak: a box the detector scored below 0.5 whose best reading is below the weak
-    confidence reads as "not a tile"; a sure box, a sure reading, or a box already read as none stay as they are."""
+    confidence reads as "not a tile" (one read as none unsurely is made sure: the quarter-turn check then leaves it);
+    a sure box or a sure reading stay as they are."""
     from vision.inference import NONE_INDEX, WEAK_SCORE, drop_weak
 
     probs = np.full((4, NONE_INDEX + 1), 0.0)
     probs[0, 3] = 0.4                      # unsure box, unsure reading -> none
     probs[1, 3] = 0.9                      # unsure box, sure reading
     probs[2, 3] = 0.4                      # sure box, unsure reading
-    probs[3, NONE_INDEX] = 0.45            # already none
+    probs[3, NONE_INDEX] = 0.45            # already none, unsurely -> surely
     scores = np.array([0.35, 0.35, WEAK_SCORE, 0.35])
     out = drop_weak(scores, probs, 0.5)
     assert out.argmax(1).tolist() == [NONE_INDEX, 3, 3, NONE_INDEX]
-    assert out[0, NONE_INDEX] == 1.0 and out[0].sum() == 1.0
-    assert np.array_equal(out[1:], probs[1:]) and probs[0, NONE_INDEX] == 0.0  # the input is not changed
+    assert out[0, NONE_INDEX] == 1.0 and out[0].sum() == 1.0 and out[3, NONE_INDEX] == 1.0 and out[3].sum() == 1.0
+    assert np.array_equal(out[1:3], probs[1:3]) and probs[0, NONE_INDEX] == 0.0  # the input is not changed
     assert drop_weak(scores, probs, 0.0) is probs
