@@ -149,3 +149,81 @@ def test_json_endpoints_never_answer_5xx(web, path, data):
     assert r.is_json and "error" in r.get_json() if r.status_code >= 400 else True
     if r.status_code >= 400:
         assert _state(c) == before, (path, body)
+
+
+# --- tile sets, imports, the club ------------------------------------------------------------------------------
+
+corner = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**12, 10**12), st.text(max_size=3))
+tile_entry = st.one_of(
+    json_values,
+    st.fixed_dictionaries({}, optional={
+        "code": st.one_of(st.sampled_from(["1m", "5z", "none", "bk", "jk", "9x", ""]), json_values),
+        "corners": st.one_of(st.lists(st.lists(corner, max_size=3), max_size=5), json_values)}))
+
+
+class _Means:
+    """A stand-in reader: a crop's mean colour spread over 192 features (no classifier file)."""
+
+    def features(self, crops):
+        import numpy as np
+
+        m = np.asarray(crops, np.float64).reshape(len(crops), -1, 3).mean(1) / 255.0
+        return np.tile(m, 64)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(st.one_of(json_values, st.fixed_dictionaries({"tiles": st.lists(tile_entry, max_size=6)})))
+def test_tile_set_lessons_never_raise(tmp_path, monkeypatch, tiles):
+    import numpy as np
+
+    from vision import tilesets as T
+
+    monkeypatch.setenv("MAHJONG_ASSISTANT_TILESETS", str(tmp_path / "sets"))
+    image = np.random.default_rng(0).integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    try:
+        rep = T.learn_from_json("fuzz", image, tiles, _Means(), "sanma")
+    except T.TileSetError:
+        return
+    json.dumps(rep, allow_nan=False)          # what --json prints and the page reads: no NaN
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(st.one_of(json_values, st.lists(st.fixed_dictionaries({}, optional={
+    k: json_values for k in ("seq", "type", "match", "time", "author", "variant", "players", "seat", "points")}),
+    max_size=4)))
+def test_match_imports_never_raise(tmp_path, body):
+    f = tmp_path / "log.json"
+    f.write_text(json.dumps(body))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = cli_main(["match", "import", str(f), "--db", str(tmp_path / "m.db")])
+        except SystemExit as e:
+            rc = e.code
+    assert rc in (0, 1, 2), (body, rc, err.getvalue()[-300:])
+
+
+CLUB_COMMANDS = [
+    lambda a: ["club", "standings", "--json"],
+    lambda a: ["club", "standings", "--csv"],
+    lambda a: ["club", "tables"],
+    lambda a: ["club", "check"],
+    lambda a: ["club", "audit", a[0]],
+    lambda a: ["club", "standings", "--since", a[1]],
+]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(range(len(CLUB_COMMANDS))), st.lists(word, min_size=2, max_size=2))
+def test_club_commands_never_raise(match_db, which, args):
+    argv = [*CLUB_COMMANDS[which](args), "--db", match_db]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = cli_main(argv)
+        except SystemExit as e:
+            rc = e.code
+    assert rc in (0, 1, 2), (argv, rc, err.getvalue()[-300:])

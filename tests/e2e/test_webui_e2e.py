@@ -276,3 +276,23 @@ def test_the_club_page_follows_every_table_live(page_factory, server):
     phone.wait_for_selector("#club-standings table")
     assert no_sideways_scroll(phone)
     shoot(phone, "club_phone.png", full_page=True)
+
+
+def test_every_page_speaks_in_players_words(page_factory, server):
+    """No page shows the engine's names for events and phases, track ids or the back's code (issue 33): the
+    live page at every step of the demo, and every other page."""
+    from page_words import internal_words
+
+    page = page_factory()
+    said = {}
+    for step in range(0, 24, 3):
+        goto_step(server, step)
+        page.goto(server["url"] + "/", wait_until="domcontentloaded")
+        page.wait_for_selector("#hand img")
+        page.wait_for_timeout(300)
+        said[f"/ step {step}"] = internal_words(page.inner_text("body"))
+    for path in ("/photo", "/calibration", "/settings", "/match", "/your-tiles", "/club"):
+        page.goto(server["url"] + path, wait_until="domcontentloaded")
+        page.wait_for_timeout(800)
+        said[path] = internal_words(page.inner_text("body"))
+    assert {k: v for k, v in said.items() if v} == {}
