@@ -1,6 +1,16 @@
+import os
+import tempfile
+
 import pytest
 
 from assistant.variants import get_variant
+
+# no test writes to the user's own folders: a test's tile sets, web data and finetuned head default to a
+# folder of the run (a test that sets them itself still does; a teacher thread still working after its test
+# ended had written a tile set to ~/.local/share before)
+_RUN_DIR = tempfile.mkdtemp(prefix="mahjong-assistant-tests-")
+for _var, _sub in (("MAHJONG_ASSISTANT_TILESETS", "tilesets"), ("MAHJONG_ASSISTANT_WEB_DATA", "web")):
+    os.environ.setdefault(_var, os.path.join(_RUN_DIR, _sub))
 
 
 @pytest.fixture(scope="session")
