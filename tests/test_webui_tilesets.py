@@ -8,43 +8,15 @@ import time
 import cv2
 import numpy as np
 import pytest
+from tileset_stand_ins import tileset_app
 
 from vision import tilesets as T
-from webui import create_app
-from webui.feed import ScriptedDemoFeed
-
-
-class StandInRecognizer:
-    """What a camera feed's recogniser offers the teacher: features of crops and a tile set to read with."""
-
-    def __init__(self):
-        self.tileset = None
-
-    def features(self, crops):
-        m = np.asarray(crops, np.float64).reshape(len(crops), -1, 3).mean(1) / 255.0
-        return np.tile(m, 64)
-
-    def use_tileset(self, ts):
-        self.tileset = ts
-
-
-class CameraLikeFeed(ScriptedDemoFeed):
-    def __init__(self):
-        super().__init__(auto=False, fps=20)
-        self.rec = StandInRecognizer()
-
-    def recognizer(self):
-        return self.rec
 
 
 @pytest.fixture
 def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("MAHJONG_ASSISTANT_TILESETS", str(tmp_path / "sets"))
-    feed = CameraLikeFeed()
-    app = create_app({"FEED": feed, "DATA_DIR": str(tmp_path), "MATCH_DB": str(tmp_path / "m.db"), "TESTING": True})
-    app.extensions["hub"].start()
-    yield app
-    app.extensions["hub"].stop()
+    with tileset_app(tmp_path, monkeypatch) as a:
+        yield a
 
 
 @pytest.fixture

@@ -10,44 +10,16 @@ import time
 
 import numpy as np
 import pytest
+from tileset_stand_ins import StandInRecognizer, tileset_app
 
 from vision import tilesets as T
-from webui import create_app
-from webui.feed import ScriptedDemoFeed
 from webui.tilesets import Teacher
-
-
-class StandIn:
-    """What a camera feed's recogniser offers the teacher: features of crops and a tile set to read with."""
-
-    def __init__(self):
-        self.tileset = None
-
-    def features(self, crops):
-        m = np.asarray(crops, np.float64).reshape(len(crops), -1, 3).mean(1) / 255.0
-        return np.tile(m, 64)
-
-    def use_tileset(self, ts):
-        self.tileset = ts
-
-
-class CameraLikeFeed(ScriptedDemoFeed):
-    def __init__(self):
-        super().__init__(auto=False, fps=20)
-        self.rec = StandIn()
-
-    def recognizer(self):
-        return self.rec
 
 
 @pytest.fixture
 def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("MAHJONG_ASSISTANT_TILESETS", str(tmp_path / "sets"))
-    app = create_app({"FEED": CameraLikeFeed(), "DATA_DIR": str(tmp_path), "MATCH_DB": str(tmp_path / "m.db"),
-                      "TESTING": True})
-    app.extensions["hub"].start()
-    yield app
-    app.extensions["hub"].stop()
+    with tileset_app(tmp_path, monkeypatch) as a:
+        yield a
 
 
 @pytest.fixture
@@ -122,7 +94,7 @@ def test_the_queue_is_bounded_and_the_same_crop_taught_once(tmp_path, monkeypatc
     monkeypatch.setattr(T, "learn", learn)
 
     class Feed:
-        rec = StandIn()
+        rec = StandInRecognizer()
 
         def recognizer(self):
             return self.rec
