@@ -33,6 +33,17 @@ def _stdin(text: str):
         sys.stdin = old
 
 
+def _run(argv: list[str]) -> tuple[int, str]:
+    """The command's exit status (argparse's usage errors included) and what it wrote to standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = cli_main(argv)
+        except SystemExit as e:     # argparse: usage error
+            rc = e.code
+    return rc, err.getvalue()
+
+
 COMMANDS = [
     lambda a: ["waits", a[0], "--variant", a[1]],
     lambda a: ["waits", a[0], "--melds", a[2], "--visible", a[3]],
@@ -51,13 +62,9 @@ COMMANDS = [
 @given(st.sampled_from(range(len(COMMANDS))), st.lists(word, min_size=4, max_size=4))
 def test_engine_commands_never_raise(which, args):
     argv = COMMANDS[which](args)
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _stdin(args[1]):
-        try:
-            rc = cli_main(argv)
-        except SystemExit as e:     # argparse: usage error
-            rc = e.code
-    assert rc in (0, 1, 2), (argv, rc, err.getvalue()[-300:])
+    with _stdin(args[1]):
+        rc, err = _run(argv)
+    assert rc in (0, 1, 2), (argv, rc, err[-300:])
 
 
 MATCH_COMMANDS = [
@@ -85,13 +92,8 @@ def match_db(tmp_path_factory):
 @given(st.sampled_from(range(len(MATCH_COMMANDS))), st.lists(word, min_size=4, max_size=4))
 def test_match_commands_never_raise(match_db, which, args):
     argv = [*MATCH_COMMANDS[which](args), "--db", match_db]
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            rc = cli_main(argv)
-        except SystemExit as e:
-            rc = e.code
-    assert rc in (0, 1, 2), (argv, rc, err.getvalue()[-300:])
+    rc, err = _run(argv)
+    assert rc in (0, 1, 2), (argv, rc, err[-300:])
 
 
 # --- JSON endpoints --------------------------------------------------------------------------------------
@@ -196,13 +198,8 @@ def test_tile_set_lessons_never_raise(tmp_path, monkeypatch, tiles):
 def test_match_imports_never_raise(tmp_path, body):
     f = tmp_path / "log.json"
     f.write_text(json.dumps(body))
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            rc = cli_main(["match", "import", str(f), "--db", str(tmp_path / "m.db")])
-        except SystemExit as e:
-            rc = e.code
-    assert rc in (0, 1, 2), (body, rc, err.getvalue()[-300:])
+    rc, err = _run(["match", "import", str(f), "--db", str(tmp_path / "m.db")])
+    assert rc in (0, 1, 2), (body, rc, err[-300:])
 
 
 CLUB_COMMANDS = [
@@ -210,7 +207,7 @@ CLUB_COMMANDS = [
     lambda a: ["club", "standings", "--csv"],
     lambda a: ["club", "tables"],
     lambda a: ["club", "check"],
-    lambda a: ["club", "audit", a[0]],
+    lambda a: ["club", "audit", "--match", a[0]],
     lambda a: ["club", "standings", "--since", a[1]],
 ]
 
@@ -220,10 +217,5 @@ CLUB_COMMANDS = [
 @given(st.sampled_from(range(len(CLUB_COMMANDS))), st.lists(word, min_size=2, max_size=2))
 def test_club_commands_never_raise(match_db, which, args):
     argv = [*CLUB_COMMANDS[which](args), "--db", match_db]
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            rc = cli_main(argv)
-        except SystemExit as e:
-            rc = e.code
-    assert rc in (0, 1, 2), (argv, rc, err.getvalue()[-300:])
+    rc, err = _run(argv)
+    assert rc in (0, 1, 2), (argv, rc, err[-300:])
