@@ -80,14 +80,8 @@ class Teacher:
 
     def wait_idle(self, timeout: float = 30.0) -> bool:
         """Wait until every queued correction has been taught; False on timeout."""
-        deadline = time.monotonic() + timeout
         with self._lock:
-            while self._queue or self._busy:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                self._lock.wait(left)
-        return True
+            return self._lock.wait_for(lambda: not self._queue and not self._busy, timeout)
 
     def _work(self) -> None:
         while True:
