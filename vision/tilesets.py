@@ -839,11 +839,11 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
     after_hold = _accuracy(head, feats_plain[hold], labels[hold], mask)
     after_old = _accuracy(head, feats_plain[:old_n], labels[:old_n], mask)
     after_new = _accuracy(head, feats_plain[new_idx], labels[new_idx], mask)
-    generic_before = generic_after = float("nan")
-    if replay is not None and len(replay["val_y"]):
-        generic_before = _accuracy(shipped, replay["val_x"], replay["val_y"], mask)
-        generic_after = _accuracy(head, replay["val_x"], replay["val_y"], mask)
-    generic_ok = not generic_after < generic_before - GENERIC_SLACK   # (true when there is no replay)
+    def generic(h: dict[str, np.ndarray]) -> float:   # NaN without generic examples (then no check fails)
+        return _accuracy(h, replay["val_x"], replay["val_y"], mask) if replay is not None else float("nan")
+
+    generic_before, generic_after = generic(shipped), generic(head)
+    generic_ok = not generic_after < generic_before - GENERIC_SLACK
     # kept only when it reads the lesson better than the shipped models (its held-back examples, or else the
     # lesson's examples as a whole, the held-back ones no worse), its held-back examples no worse than the head
     # in use, and the earlier examples no worse: a head that learned nothing, or reads anything worse, is not
@@ -858,10 +858,8 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
     if ok and len(hold):
         head = fit(np.arange(len(ts.codes)))   # the check passed: train on everything
         after_all_old = _accuracy(head, feats_plain[:old_n], labels[:old_n], mask)
-        ok = not old_n or after_all_old >= before_old
-        if replay is not None and len(replay["val_y"]):
-            generic_after = _accuracy(head, replay["val_x"], replay["val_y"], mask)
-            ok = ok and not generic_after < generic_before - GENERIC_SLACK
+        generic_after = generic(head)
+        ok = (not old_n or after_all_old >= before_old) and not generic_after < generic_before - GENERIC_SLACK
     report.update(held_back=int(len(hold)), accuracy_before=before_hold, accuracy_after=after_hold,
                   earlier_before=before_old, earlier_after=after_old, shipped_before=shipped_hold,
                   generic_before=generic_before, generic_after=generic_after, kept=bool(ok))
