@@ -541,7 +541,7 @@ class LiveAnalyzer:
         t2 = time.perf_counter()
         table, observation, problems, rebuilt = self._rebuild(records, places, tiles)
         t3 = time.perf_counter()
-        if table is not None and observation is not None and settled:
+        if table is not None and settled:   # (the page's view of it is made with it)
             change = describe_change(self._stable_obs, observation)
             if change and self._state is None:
                 # the table's change in positions only until a game is followed: then the status bar names
