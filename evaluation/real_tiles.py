@@ -14,12 +14,13 @@ elsewhere are neither right nor wrong. Tile F1 is computed per photo (then avera
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from datasets.real_tiles import photos
+from datasets.real_tiles import LabelledPhoto, photos
 from vision import geometry as G
 from vision.inference import draw_overlay
 
@@ -71,10 +72,19 @@ def eval_real_tiles(rec, root: Path, split: str = "test", skip_real_scenes: bool
                     overlay_dir: Path | None = None, n_overlays: int = 0, variant: str | None = None) -> dict:
     """The rows (i) for ``split`` of real-tiles (see the module's docstring). ``skip_real_scenes``: the photos
     that are also real-scenes photos are left out (the detector's path was tuned on real-scenes valid)."""
+    out = read_photos(rec, photos(split, root, skip_real_scenes=skip_real_scenes), variant, overlay_dir, n_overlays,
+                      f"real-tiles-{split}")
+    return {**out, "split": split, "skip_real_scenes": skip_real_scenes}
+
+
+def read_photos(rec, pics: Iterable[LabelledPhoto], variant: str | None = None, overlay_dir: Path | None = None,
+                n_overlays: int = 0, overlay_name: str = "real-tiles") -> dict:
+    """Labelled photos read through the whole path and scored (:func:`score_photo`), summed over the photos;
+    the first ``n_overlays`` drawn with their labels (magenta) into ``overlay_dir``."""
     tot = {"labels": 0, "boxed": 0, "right": 0, "reported": 0}
     kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     per_photo = []
-    for i, ph in enumerate(photos(split, root, skip_real_scenes=skip_real_scenes)):
+    for i, ph in enumerate(pics):
         res = rec.recognize(ph.image, variant=variant)
         pb = G.aabb(np.array([t.corners for t in res.tiles]).reshape(-1, 4, 2))
         s = score_photo(pb, [t.code for t in res.tiles], ph.boxes, ph.codes)
@@ -88,15 +98,14 @@ def eval_real_tiles(rec, root: Path, split: str = "test", skip_real_scenes: bool
             vis = draw_overlay(ph.image, res.tiles)
             for b in ph.boxes:
                 cv2.rectangle(vis, (int(b[0]), int(b[1])), (int(b[2]), int(b[3])), (255, 0, 255), 1)
-            cv2.imwrite(str(Path(overlay_dir) / f"real-tiles-{split}-{i:02d}.jpg"), vis)
+            cv2.imwrite(str(Path(overlay_dir) / f"{overlay_name}-{i:02d}.jpg"), vis)
     n = max(1, tot["labels"])
     return {"photos": len(per_photo), "labels": tot["labels"], "boxed": tot["boxed"] / n,
             "read_right": tot["right"] / max(1, tot["boxed"]),
             "precision": tot["right"] / max(1, tot["reported"]), "recall": tot["right"] / n,
             "f1_per_photo": float(np.mean(per_photo)) if per_photo else 0.0,
             "f1_pooled": f1(tot["right"], tot["reported"], tot["labels"]),
-            "per_kind": {k: v[0] / v[1] for k, v in sorted(kinds.items(), key=lambda kv: _order(kv[0]))},
-            "split": split, "skip_real_scenes": skip_real_scenes}
+            "per_kind": {k: v[0] / v[1] for k, v in sorted(kinds.items(), key=lambda kv: _order(kv[0]))}}
 
 
 TALL = 1.25   # a label box this much taller than wide, in an upright photo, holds a tile standing upright

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.real_tiles import DEFAULT_ROOT, LabelledPhoto, photos
-from evaluation.real_tiles import f1, score_photo
+from evaluation.real_tiles import read_photos
 from vision import geometry as G
 
 _DAY = re.compile(r"^IMG_(\d{8})_\d{6}")
@@ -85,17 +85,9 @@ def corrected_tiles(tiles, ph: LabelledPhoto) -> list[dict]:
 
 
 def _read(rec, pics: list[LabelledPhoto], variant: str | None) -> dict:
-    tot = {"labels": 0, "boxed": 0, "right": 0, "reported": 0}
-    per_photo = []
-    for ph in pics:
-        res = rec.recognize(ph.image, variant=variant)
-        pb = G.aabb(np.array([t.corners for t in res.tiles]).reshape(-1, 4, 2))
-        s = score_photo(pb, [t.code for t in res.tiles], ph.boxes, ph.codes)
-        for k in tot:
-            tot[k] += s[k]
-        per_photo.append(f1(s["right"], s["reported"], s["labels"]))
-    return {"photos": len(pics), "labels": tot["labels"], "f1": float(np.mean(per_photo)) if per_photo else 0.0,
-            "read_right": tot["right"] / max(1, tot["boxed"]), "recall": tot["right"] / max(1, tot["labels"])}
+    r = read_photos(rec, pics, variant)
+    return {"photos": r["photos"], "labels": r["labels"], "f1": r["f1_per_photo"], "read_right": r["read_right"],
+            "recall": r["recall"]}
 
 
 def eval_learning(rec_factory, root: Path = DEFAULT_ROOT, read: str = "valid", learn: int = 3,
