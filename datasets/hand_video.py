@@ -4,7 +4,7 @@
 play: draws and discards, some chows, pongs and kongs, kita in sanma, bonus tiles in hong-kong, korean-3p and
 three-kaki, sinking and swapping Fei, riichi where legal, ending in a win or an exhaustive draw; abortive draws
 are avoided). :func:`camera_log` is that script *as a camera sees it* (the projection the event inferrer of
-:mod:`vision.events` is checked against). :func:`generate_hand_video` turns every state that shows on the table
+:mod:`vision.follow` is checked against). :func:`generate_hand_video` turns every state that shows on the table
 into a frame: the semantic table (:class:`~datasets.table_scene.TableTruth`), the tile placements, per-tile
 labels (:func:`~datasets.table_scene.label_tiles`) and, on request, a rendered image.
 
@@ -206,7 +206,7 @@ def _distance(players: int, discarder: int, seat: int) -> int:
 
 def _project_deal(ev, before, after, cam):
     from assistant.play import Deal
-    from vision.events import hand_text
+    from vision.follow import hand_text
 
     hands = []
     for i, s in enumerate(after.seats):
@@ -240,7 +240,7 @@ def _project_closed_kong(ev, before, after, cam):
 def _reveals(state, seats, cam, drawn_by=None) -> list:
     """Reveals of the hidden hands among ``seats`` (the tile drawn face down named for ``drawn_by``)."""
     from assistant.play import Reveal
-    from vision.events import hand_text
+    from vision.follow import hand_text
 
     out = []
     for s in seats:

@@ -3,8 +3,8 @@
 Each hand is played by the engine and filmed (:mod:`datasets.hand_video`); every frame is read the way
 ``eval-reconstruction`` reads a scene — its tile labels with detector-like box noise, or the rendered image
 through the models (``--from-images``, as the live pipeline reads a camera's frames) — rebuilt into a table
-observation, and the observations are fed to :class:`vision.events.EventInferrer`; the inferred log is
-compared with the script as the camera sees it.
+observation, and the observations are fed to :class:`vision.follow.EventInferrer`; the inferred log is
+compared with the script as the camera sees it (:func:`compare_logs`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.events import EventInferrer, compare_logs
+from vision.follow import EventInferrer, compare_logs
 from vision.observation import TableObservation
 
 RULE_SYSTEMS = ("sanma", "korean-3p", "hong-kong", "three-kaki")

@@ -24,7 +24,7 @@ from assistant.play import (
     replay,
 )
 from datasets.hand_video import camera_log, generate_hand_video, play_hand, seating
-from vision.events import hand_text
+from vision.follow import hand_text
 
 VARIANTS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
 

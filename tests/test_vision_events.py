@@ -1,4 +1,4 @@
-"""Events inferred from a stream of table observations (vision.events), proved on generated videos of whole
+"""Events inferred from a stream of table observations (vision.follow), proved on generated videos of whole
 hands: frames -> reconstruct (as eval-reconstruction reads labels) -> EventInferrer == the script as the
 camera sees it."""
 
@@ -14,7 +14,7 @@ from assistant.play import Deal, Discard, Draw, ExhaustiveDraw, Reveal, Ron, Tsu
 from assistant.variants import get_variant
 from datasets.hand_video import generate_hand_video
 from evaluation.video import compare_logs, frame_observations, infer
-from vision.events import EventInferrer
+from vision.follow import EventInferrer
 from vision.observation import TableObservation
 from vision.reconstruct import check
 
@@ -332,9 +332,9 @@ def test_eval_video_command(capsys):
 
 @pytest.mark.parametrize("key", [("sanma", 0, None), ("three-kaki", 1, None)])
 def test_table_game_keeps_the_engine_state_of_the_watched_hand(key):
-    """vision.events.TableGame: observations -> events -> assistant.play states, frame by frame, equal to the
+    """vision.follow.TableGame: observations -> events -> assistant.play states, frame by frame, equal to the
     script's camera log replayed in the engine; hidden hands stay face down (bk) until revealed."""
-    from vision.events import TableGame
+    from vision.follow import TableGame
 
     video, observations, expected = hand(*key)
     game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
@@ -411,7 +411,7 @@ def test_table_game_keeps_the_winning_moment_for_the_score():
     """At a ron the game holds the win (seat, tile, discarder) and the table as it was when the tile was
     claimed, which the page scores: the camera player's ron of hand sanma 59 is legal and scored."""
     from assistant.table import TableState
-    from vision.events import TableGame
+    from vision.follow import TableGame
     from webui.engine import win_view
 
     video = generate_hand_video("sanma", 59)
@@ -465,7 +465,7 @@ def test_a_corrected_hand_tile_rewrites_the_hand_from_its_deal():
 
 
 def test_the_table_game_replays_the_hand_after_a_reread():
-    from vision.events import TableGame
+    from vision.follow import TableGame
 
     video, observations, expected = hand("sanma", 55, None)
     stream = _misread_until(video, observations, "3z", "6z", until=8)
@@ -497,7 +497,7 @@ def test_a_hand_tile_misread_until_it_is_discarded_is_reread_then():
 def test_live_analyzer_follows_the_hand_with_the_matchs_seating():
     """Given the seating (occupied positions, dealer), the live analyser's state is the engine state of the
     script; without it the dealer is taken to be the camera player and the seats come out turned."""
-    from vision.events import TableGame
+    from vision.follow import TableGame
     from vision.live import LiveAnalyzer
 
     video, observations, expected = hand("sanma", 55, None)
@@ -520,7 +520,7 @@ def test_live_analyzer_follows_the_hand_with_the_matchs_seating():
 def test_the_users_seat_sets_whose_hand_the_camera_follows():
     """Settings say the user (the camera player) is seat 1 of hand sanma 55: the analyser puts the dealer one
     seat before the camera player, which is where the script has it, and follows the hand exactly."""
-    from vision.events import TableGame
+    from vision.follow import TableGame
     from vision.live import LiveAnalyzer
 
     video, observations, _ = hand("sanma", 55, None)
@@ -539,14 +539,14 @@ def test_the_users_seat_sets_whose_hand_the_camera_follows():
 
 
 def test_a_reread_needs_the_event_that_brought_the_tile_in():
-    from vision.events import _rewritten
+    from vision.follow.corrections import log_with_hand_tile_reread
 
     video, observations, expected = hand("sanma", 55, None)
     inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
     inf.feed(observations[0])
     log = list(inf.events)
-    assert _rewritten(log, video.camera_seat, "9m", "1m") is None     # no 9m was dealt or drawn
-    fixed = _rewritten(log, video.camera_seat, "3z", "4z")
+    assert log_with_hand_tile_reread(log, video.camera_seat, "9m", "1m") is None     # no 9m was dealt or drawn
+    fixed = log_with_hand_tile_reread(log, video.camera_seat, "3z", "4z")
     assert fixed[0].hands[video.camera_seat] == "5778p1223677s14z" and fixed[1:] == log[1:]
     assert inf.events == log and inf.rereads == []
 
@@ -593,7 +593,7 @@ def test_table_game_names_its_events_in_players_words():
     camera player's own draw is named, a ron names the winner, the discarder and the tile."""
     from assistant.play import apply
     from assistant.play.words import describe_event
-    from vision.events import TableGame
+    from vision.follow import TableGame
 
     video = generate_hand_video("sanma", 59)
     game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
@@ -616,7 +616,7 @@ def test_table_game_names_its_events_in_players_words():
 
 def _said(video, stream):
     """A TableGame fed ``stream``, and every problem it said on the way."""
-    from vision.events import TableGame
+    from vision.follow import TableGame
 
     game = TableGame(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
     said = []
@@ -652,7 +652,7 @@ def test_a_discard_read_otherwise_for_a_frame_or_two_keeps_its_first_reading():
     """A hidden seat's discard read as another tile in a few later frames (a hand over it, a worse view):
     the followed reading stays, the rest of each frame is followed, and the log is the script's. Before,
     every such frame was 'a discard row that changed' and nothing in it was followed."""
-    from vision.events import DISPUTE_FRAMES
+    from vision.follow import DISPUTE_FRAMES
 
     runs = lambda k, n: [f for start in range(k + 2, n - 3, DISPUTE_FRAMES + 2)    # noqa: E731
                          for f in range(start, start + DISPUTE_FRAMES - 1)]
@@ -666,7 +666,7 @@ def test_a_discard_read_otherwise_for_good_is_corrected_and_replayed():
     """The same discard read as another tile in every frame from some point on (a user's correction, or the
     table seen better): after DISPUTE_FRAMES frames the log takes that reading, the engine replays the hand,
     and the TableGame says so."""
-    from vision.events import DISPUTE_FRAMES
+    from vision.follow import DISPUTE_FRAMES
 
     video, stream, expected, seat, at, code, wrong = _discard_misread(lambda k, n: range(k + 2, n))
     inf = infer(video, stream)
@@ -735,7 +735,7 @@ def test_a_camera_discard_misread_takes_the_alternative_its_hand_holds():
     assert inf.events == expected, compare_logs(inf.events, expected)[1]
     assert inf.readings == [(k + 1, video.camera_seat, "discard", wrong, tile)]
     assert inf.rereads == [] and inf.corrected == []
-    from vision.events import SEAT_WINDS
+    from vision.follow import SEAT_WINDS
 
     game, said = _said(video, stream)
     assert (f"{SEAT_WINDS[video.camera_seat]}'s discard read as {wrong} is taken as {tile}, its next best "
@@ -775,7 +775,7 @@ def test_a_call_shows_the_discard_it_took():
     assert inf.events == expected, compare_logs(inf.events, expected)[1]
     assert inf.readings == [(c + 1, ev.seat, "called", wrong, ev.tile.code)]
     assert not [p for p in inf.problems if p.kind in ("impossible", "unexplained")]
-    from vision.events import SEAT_WINDS
+    from vision.follow import SEAT_WINDS
 
     game, said = _said(video, stream)
     assert (f"{SEAT_WINDS[ev.seat]}'s discard {wrong} is read as {ev.tile.code}, the tile the call took: the hand "
@@ -812,7 +812,7 @@ def test_a_call_whose_meld_cannot_be_read_is_taken_from_the_discard_it_took():
     assert inf.events == expected, compare_logs(inf.events, expected)[1]
     assert inf.readings == [(c + 1, ev.seat, "call", "1z 7z 4z", "7z 7z 7z")]
     assert not [p for p in inf.problems if p.kind in ("impossible", "unexplained")]
-    from vision.events import SEAT_WINDS
+    from vision.follow import SEAT_WINDS
 
     game, said = _said(video, stream)
     assert (f"{SEAT_WINDS[ev.seat]}'s new meld reads 1z 7z 4z, which is no meld: it is taken as 7z 7z 7z, made "
@@ -841,7 +841,7 @@ def test_a_seat_that_calls_was_not_in_riichi():
     inf = infer(video, stream)
     assert inf.events == expected, compare_logs(inf.events, expected)[1]
     assert [r[2] for r in inf.readings] == ["no riichi", "call"]
-    from vision.events import SEAT_WINDS
+    from vision.follow import SEAT_WINDS
 
     game, said = _said(video, stream)
     w = SEAT_WINDS[ev.seat]

@@ -317,7 +317,7 @@ class LiveAnalyzer:
         self._info: dict[int, dict[str, Any]] = {}      # track id -> last classifier reading
         self._not_tiles: list[tuple[np.ndarray, int]] = []  # (table xy, frame) of boxes read as "not a tile"
         self._stable_obs: dict | None = None            # last observation seen while every tile was stable
-        self._game = None                               # vision.events.TableGame: events -> engine state
+        self._game = None                               # vision.follow.TableGame: events -> engine state
         self._state: dict | None = None                 # the engine's table state JSON (hidden hands as bk)
         self._game_problems: list[str] = []
         self._win: dict | None = None                   # the followed hand's win (TableGame.win)
@@ -804,7 +804,7 @@ class LiveAnalyzer:
         """Feed a changed stable observation to the hand being followed, whole: the follower's repairs read
         its assignments and their classifier readings (its problems are kept in ``_game_problems`` until the
         next change, so that every frame shows them)."""
-        from .events import TableGame
+        from .follow import TableGame
 
         if self._game is None or self._game.variant != self.variant:
             seating = self._positions_for()

@@ -111,7 +111,7 @@ def follow(path: str | Path | None = None, repeats: int = ANALYSES_PER_FRAME, re
     import cv2
 
     from assistant.play.events import Event
-    from vision.events import compare_logs
+    from vision.follow import compare_logs
     from vision.live import LiveAnalyzer
 
     t0 = time.time()

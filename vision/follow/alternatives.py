@@ -1,0 +1,209 @@
+"""Other readings of a frame: when the engine cannot explain a frame, what the game says a tile must have been.
+
+:func:`alternative_targets` takes one newly seen tile as one of its classifier's top-3 alternatives;
+:func:`call_targets` takes a new meld that reads as no meld for the call the vanished discard allows. Each is a
+target (:class:`~.views.TableView`) for the search; the engine judges which reading the game allows, and the
+inferrer records the one taken (:attr:`.inferrer.EventInferrer.readings`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from assistant.play import PlayState
+
+from ..observation import TableObservation
+from .tile_codes import is_bonus, plain_code, sorted_codes
+from .views import GameContext, ReadMeld, TableView
+
+#: the least probability of a classifier's alternative reading that the follower tries
+ALTERNATIVE_FLOOR = 0.05
+#: alternative readings tried for one frame at most (likeliest first)
+ALTERNATIVES_TRIED = 8
+#: an alternative at least a third as likely as the reading (log ratio below this) is tried before the camera
+#: player's hand is re-read (a doubtful discard of a tile read surely while it was in the hand), a less likely
+#: one after
+ALTERNATIVE_CLOSE = math.log(3.0)
+
+
+def alternative_targets(obs: TableObservation, followed: TableView, observed: TableView, game: GameContext
+                        ) -> list[tuple[float, TableView, tuple[int, str, str, str]]]:
+    """The target with one newly seen tile (a new discard, a tile new in the camera player's hand, a new dora
+    indicator or centre discard) read as one of its classifier's top-3 alternatives (probability at least
+    :data:`ALTERNATIVE_FLOOR`, a kind the rule system has): [(how much less likely: log ratio, target, (seat,
+    part, read, now))], likeliest first. The engine then judges which reading the game allows (a discard
+    comes out of the known hand, copies left in the set ...)."""
+    from ..reconstruct import in_set
+
+    out = []
+    for a in obs.assignments:
+        top, code, part, pos = a.get("top3") or [], str(a.get("code")), str(a.get("part")), a.get("position")
+        if not top or part not in ("discard", "hand", "dora", "centre"):
+            continue
+        i = game.order.index(pos) if pos in game.order else None
+        read_p = next((q for c, q in top if c == code), a.get("confidence", 1.0))
+        for alt, q in top:
+            if alt == code or q < ALTERNATIVE_FLOOR or alt in ("bk", "none") or not in_set(alt, game.variant) \
+                    or is_bonus(alt):
+                continue
+            new = _with_tile_read_as(followed, observed, game, part, i, a.get("at"), code, alt)
+            if new is not None:
+                cost = math.log(max(read_p, 1e-6) / max(q, 1e-6))
+                out.append((cost, new, (-1 if i is None else i, part, code, alt)))
+    out.sort(key=lambda o: o[0])
+    return out[:ALTERNATIVES_TRIED]
+
+
+def _with_tile_read_as(followed: TableView, observed: TableView, game: GameContext, part: str, seat: int | None,
+                       at: Any, code: str, alt: str) -> TableView | None:
+    """``observed`` with the newly seen ``code`` in ``part`` (of ``seat``, at place ``at`` where the part has places)
+    read as ``alt``, or None when the tile is not new there."""
+    if part == "discard" and seat is not None:
+        return _with_discard_read_as(followed, observed, seat, at, code, alt)
+    if part == "hand" and seat == game.camera:
+        return _with_hand_tile_read_as(followed, observed, seat, code, alt)
+    if part == "dora":
+        if isinstance(at, int) and len(followed.dora) <= at < len(observed.dora) and observed.dora[at] == code:
+            return replace(observed, dora=observed.dora[:at] + (alt,) + observed.dora[at + 1:])
+        return None
+    if part == "centre" and (Counter(observed.centre) - Counter(followed.centre))[code]:
+        centre = list(observed.centre)
+        centre.remove(code)
+        return replace(observed, centre=sorted_codes(centre + [alt]))
+    return None
+
+
+def _with_discard_read_as(followed: TableView, observed: TableView, seat: int, at: Any, code: str,
+                          alt: str) -> TableView | None:
+    s, v = followed.seats[seat], observed.seats[seat]
+    if not (isinstance(at, int) and len(s.discards) <= at < len(v.discards) and v.discards[at] == code):
+        return None
+    seats = list(observed.seats)
+    seats[seat] = replace(v, discards=v.discards[:at] + (alt,) + v.discards[at + 1:])
+    return replace(observed, seats=tuple(seats))
+
+
+def _with_hand_tile_read_as(followed: TableView, observed: TableView, seat: int, code: str,
+                            alt: str) -> TableView | None:
+    s, v = followed.seats[seat], observed.seats[seat]
+    if not (Counter(v.hand) - Counter(s.hand))[code]:
+        return None
+    hand = list(v.hand)
+    hand.remove(code)
+    seats = list(observed.seats)
+    seats[seat] = replace(v, hand=sorted_codes(hand + [alt]), right=alt if v.right == code else v.right)
+    return replace(observed, seats=tuple(seats))
+
+
+#: a seat's meld area must show at least this many tiles more than its followed melds for a call to be taken
+#: from the discard it took when the new meld itself cannot be read (a far tile is often missed too)
+CALL_TILES_SEEN = 2
+#: the least top-3 probability of a kind a new meld's tiles read for it to be tried as the tile a call took
+#: when that discard was never seen
+MELD_CALL_FLOOR = 0.02
+
+
+def call_targets(obs: TableObservation, state: PlayState, followed: TableView, observed: TableView, game: GameContext
+                 ) -> list[tuple[TableView, tuple[int, str, str, str]]]:
+    """When the discard just followed vanished (from its row, or the centre pool) and no readable meld shows
+    it, but a seat's meld area shows new tiles that make no meld (a far pong misread, one of its tiles
+    missed): the melds that call could have made of that discard (pong, chow where the rules have it, an open
+    kong when four tiles show), best fitting the new tiles' top-3 readings first, as targets: [(target, (seat,
+    "call", the tiles as read, the meld))]. The engine judges which call is legal."""
+    found = _called_discard(state, followed, observed, game)
+    if found is None:
+        return []
+    d, gone = found
+    out = []
+    for j in range(game.players):
+        melds = len(followed.seats[j].melds)
+        if j == d or len(observed.seats[j].shown) > melds or len(observed.seats[j].melds) > melds:
+            continue   # a meld read there: the checks and the moves judge it
+        out += _seat_call_targets(obs, followed, observed, game, j, d, gone)
+    return out
+
+
+def _called_discard(state: PlayState, followed: TableView, observed: TableView,
+                    game: GameContext) -> tuple[int, str | None] | None:
+    """(the seat whose discard a call may have taken, that discard: None where it was never seen) when the
+    table reads so, else None."""
+    d = state.turn
+    gone: str | None = None
+    same_pool = Counter(observed.centre) == Counter(followed.centre)
+    unmoved = observed.seats[d].discards == followed.seats[d].discards and (not game.hk or same_pool)
+    if state.phase == "claim_window" and state.last_tile is not None and unmoved:
+        d = game.next(d)     # nobody took the discard: the next seat drew and threw a tile called at once
+        if observed.seats[d].discards != followed.seats[d].discards:
+            return None
+    elif state.phase == "claim_window" and state.last_tile is not None:
+        gone = state.last_tile.code
+        if game.hk:
+            if Counter(followed.centre) - Counter(observed.centre) != Counter([gone]):
+                return None
+        elif observed.seats[d].discards != followed.seats[d].discards[:-1]:
+            return None
+    elif state.phase in ("turn_start", "own_turn"):
+        # the seat to move discarded unseen and the tile was called at once: which tile, the new meld's
+        # readings say (pongs and kongs of them; the moves add the draw and the discard)
+        if observed.seats[d].discards != followed.seats[d].discards or (game.hk and not same_pool):
+            return None
+    else:
+        return None
+    return d, gone
+
+
+def _seat_call_targets(obs: TableObservation, followed: TableView, observed: TableView, game: GameContext, caller: int,
+                       discarder: int, gone: str | None) -> list[tuple[TableView, tuple[int, str, str, str]]]:
+    """The targets of :func:`call_targets` where seat ``caller`` called the discard of seat ``discarder``
+    (``gone``: the discard, None where it was never seen)."""
+    raw = [a for a in obs.assignments if a.get("part") == "meld" and a.get("position") == game.order[caller]]
+    fresh = len(raw) - sum(len(k.codes) for k in followed.seats[caller].melds)
+    if fresh < CALL_TILES_SEEN:
+        return []
+    # the tiles of the melds not yet followed (all of them where the groups are cut otherwise)
+    raw = [a for a in raw if isinstance(a.get("at"), (list, tuple)) and a["at"]
+           and a["at"][0] >= len(followed.seats[caller].melds)] or raw
+    probs = [{str(c): float(q) for c, q in (a.get("top3") or [[a.get("code"), 1.0]])} for a in raw]
+    taken = _favoured_kinds(probs, game) if gone is None else [gone]
+    shapes = _call_shapes(taken, gone, fresh, caller, discarder, game)
+    read = " ".join(str(a.get("code")) for a in raw)
+
+    def fit(codes: tuple[str, ...]) -> float:
+        return sum(max(p.get(c, 0.0) for c in set(codes)) for p in probs)
+
+    out = []
+    for kind, codes in sorted(shapes, key=lambda x: -fit(x[1])):
+        meld = ReadMeld(kind, codes, 0, game.back(caller, discarder), None, False, codes)
+        seats = list(observed.seats)
+        seats[caller] = replace(observed.seats[caller], melds=followed.seats[caller].melds + (meld.key,),
+                                shown=observed.seats[caller].shown + (meld,))
+        out.append((replace(observed, seats=tuple(seats)), (caller, "call", read, " ".join(sorted_codes(codes)))))
+    return out
+
+
+def _favoured_kinds(probs: list[dict[str, float]], game: GameContext) -> list[str]:
+    """The (at most three) kinds the new meld tiles' readings favour, where the discard called was never seen."""
+    from ..reconstruct import in_set
+
+    seen: Counter[str] = Counter()
+    for p in probs:
+        seen.update({c: q for c, q in p.items() if q >= MELD_CALL_FLOOR and c not in ("bk", "none", "jk")
+                     and not is_bonus(c) and in_set(c, game.variant)})
+    return [c for c, _ in seen.most_common(3)]
+
+
+def _call_shapes(taken: list[str], gone: str | None, fresh: int, caller: int, discarder: int,
+                 game: GameContext) -> list[tuple[str, tuple[str, ...]]]:
+    """(kind, the claimed tile first) of the melds seat ``caller`` may have made of ``taken``: pongs, a chow
+    from the left where the rules have them, kongs where ``fresh`` (the new tiles seen) is four or more."""
+    shapes: list[tuple[str, tuple[str, ...]]] = [("pong", (c,) * 3) for c in taken]
+    if gone is not None and "chow" in game.variant.calls and caller == game.next(discarder) and gone[1] in "mps":
+        n = int(plain_code(gone)[0])
+        shapes += [("chow", (gone, *(f"{k}{gone[1]}" for k in range(lo, lo + 3) if k != n)))
+                   for lo in (n - 2, n - 1, n) if 1 <= lo and lo + 2 <= 9]
+    if fresh >= 4:
+        shapes += [("kong", (c,) * 4) for c in taken]
+    return shapes

@@ -1,0 +1,118 @@
+"""Corrections of the followed log: where an earlier reading turns out wrong, the event that followed it is
+rewritten, and the inferrer has the engine replay the hand from its deal (:func:`hand_start`).
+
+Three readings are corrected so: a followed discard read as the same other tile for :data:`DISPUTE_FRAMES`
+frames in a row (:func:`row_disputes`, :func:`log_with_discard_reread`), a discard that a call shows was
+another tile (:func:`call_rereads_discard`), and a tile of the camera player's hand that the table shows was
+another (:func:`log_with_hand_tile_reread`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from assistant.play import (
+    Deal,
+    Discard,
+    Draw,
+    Event,
+    PlayState,
+    ReplacementDraw,
+)
+from assistant.tiles import Tile, parse_tiles
+
+from .tile_codes import hand_text
+from .views import GameContext, TableView
+
+#: frames in a row a followed discard must be read as the same other tile before the log takes that reading
+#: (a user's correction, or a better view): fewer is one frame's misreading, which the followed reading outlasts
+DISPUTE_FRAMES = 3
+
+
+def row_disputes(followed: TableView, observed: TableView, game: GameContext) -> set[tuple[int, int, str]]:
+    """(seat, place in its row, the tile read there now) where a seat's followed row, not shorter, is read with
+    exactly one tile otherwise before its latest discard (more than one: a tile missed or a row misplaced,
+    which shifts the rest, not a misreading)."""
+    if game.hk:
+        return set()
+    out = set()
+    for i, (s, v) in enumerate(zip(followed.seats, observed.seats, strict=True)):
+        differ = [(j, b) for j, (a, b) in enumerate(zip(s.discards, v.discards, strict=False)) if a != b]
+        # the latest discard read otherwise may have been called and another thrown: not a misreading
+        if len(differ) == 1 and differ[0][1] != "bk" and differ[0][0] < len(s.discards) - 1 \
+                and len(v.discards) >= len(s.discards):
+            out.add((i, *differ[0]))
+    return out
+
+
+def log_with_discard_reread(events: Sequence[Event], start: int, state: PlayState, seat: int, place: int,
+                            now: str) -> list[Event] | None:
+    """``events`` (the hand's deal at ``start``) with the discard at ``place`` of ``seat``'s visible row (in
+    ``state``, the state after them) read as ``now``, or None when no discard event is found for it."""
+    row = [k for k, d in enumerate(state.seats[seat].discards) if d.called_by is None]
+    if place >= len(row):
+        return None
+    nth = row[place]            # the seat's nth discard of the hand
+    seen = -1
+    out = list(events)
+    for k in range(start, len(out)):
+        ev = out[k]
+        if isinstance(ev, Discard) and ev.seat == seat:
+            seen += 1
+            if seen == nth:
+                out[k] = replace(ev, tile=Tile.from_code(now))
+                return out
+    return None
+
+
+def call_rereads_discard(events: Sequence[Event], followed: TableView, observed: TableView,
+                         game: GameContext) -> tuple[int, str, str] | None:
+    """When the latest event is a discard and a new meld claims another tile from its seat where it lay: the
+    call shows what the discard was (read wrongly). Returns (the discard's index in ``events``, read, now)."""
+    if not events or not isinstance(events[-1], Discard):
+        return None
+    ev = events[-1]
+    d, was = ev.seat, ev.tile.code
+    if game.hk:
+        if Counter(followed.centre) - Counter(observed.centre) != Counter([was]):
+            return None
+    else:
+        r = followed.seats[d].discards
+        if not r or r[-1] != was or observed.seats[d].discards != r[:-1]:
+            return None
+    for j, w in enumerate(observed.seats):
+        for m in w.shown[len(followed.seats[j].melds):]:
+            if m.sideways is not None and not m.concealed and m.source == game.back(j, d):
+                now = m.tiles[m.sideways]
+                return (len(events) - 1, was, now) if now != was else None
+    return None
+
+
+def hand_start(events: Sequence[Event]) -> int:
+    """The index of the current hand's deal in ``events`` (a rewritten event replays the hand from there)."""
+    return max(i for i, e in enumerate(events) if isinstance(e, Deal))
+
+
+def log_with_hand_tile_reread(events: Sequence[Event], seat: int, was: str, now: str) -> list[Event] | None:
+    """``events`` with the camera player's ``was`` read as ``now`` where it came into the hand (its latest
+    draw of ``was``, else the deal), or None when no event brought it in."""
+    out = list(events)
+    for k in range(len(out) - 1, -1, -1):
+        ev: Any = out[k]
+        if isinstance(ev, (Draw, ReplacementDraw)) and ev.seat == seat and ev.tile.code == was:
+            out[k] = replace(ev, tile=Tile.from_code(now))
+            return out
+        if isinstance(ev, Deal):
+            main, _, bonus = ev.hands[seat].partition("|")
+            codes = [t.code for t in parse_tiles(main)]
+            if was not in codes:
+                return None
+            codes[codes.index(was)] = now
+            hands = list(ev.hands)
+            hands[seat] = hand_text(codes, [t.code for t in parse_tiles(bonus)] if bonus.strip() else ())
+            out[k] = replace(ev, hands=tuple(hands))
+            return out
+    return None

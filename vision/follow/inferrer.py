@@ -1,0 +1,475 @@
+"""The inferrer: the events of a game from its successive stable table observations (:class:`EventInferrer`).
+
+Each frame is turned into a target (:func:`.views.observed_view`), mended where a reading was already
+followed or a part has a problem (:mod:`.repairs`), corrected where an earlier reading turns out wrong
+(:mod:`.corrections`), checked (:mod:`.checks`) and explained by the search (:func:`.search.explain`), with
+the game's other readings of a frame (:mod:`.alternatives`) where the engine cannot explain it as read.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from assistant.play import (
+    Deal,
+    Discard,
+    Event,
+    ExhaustiveDraw,
+    PlayState,
+    Tsumo,
+)
+from assistant.tiles import Tile
+
+from ..observation import TableObservation
+from .alternatives import ALTERNATIVE_CLOSE, alternative_targets, call_targets
+from .checks import CHECKS, blocks_frame, check_camera, check_hidden, describe_difference, reconstruction_problems
+from .corrections import (
+    DISPUTE_FRAMES,
+    call_rereads_discard,
+    hand_start,
+    log_with_discard_reread,
+    log_with_hand_tile_reread,
+    row_disputes,
+)
+from .endings import is_ready, is_winning_shape, melds_of
+from .repairs import with_followed_readings, with_problem_parts_pending
+from .search import explain, play_events
+from .tile_codes import hand_text
+from .views import GameContext, SeatView, TableView, engine_view, is_dealt_table, observed_view, public_tiles
+
+#: a table with no discards after a played one is the next deal when, in two frames in a row, the camera
+#: player's hand shows at least this many tiles it did not hold (one frame that misses every row is no deal)
+NEW_DEAL_TILES = 4
+
+
+@dataclass
+class EventProblem:
+    """Why nothing (or not all) was inferred from a frame: ``kind`` (seats, observation, next_deal, no_deal,
+    impossible, unexplained) and the ``message`` in plain words."""
+
+    frame: int
+    kind: str
+    message: str
+
+    def to_json(self) -> dict:
+        return {"frame": self.frame, "kind": self.kind, "message": self.message}
+
+
+@dataclass
+class EventInferrer:
+    """Events of one hand from successive stable observations (see :mod:`vision.follow`).
+
+    ``camera``: the camera player's table position; ``dealer``: the dealer's (East's) position; ``positions``:
+    the occupied positions (default: the first observation's seats). Seats of the events are dealer-relative.
+    The engine (:func:`assistant.play.apply`) plays every inferred event: :attr:`state` is its state after
+    the last one and :attr:`states` the state after each of :attr:`events`."""
+
+    variant: Any
+    players: int | None = None
+    camera: int = 0
+    dealer: int = 0
+    positions: Sequence[int] | None = None
+    #: how many candidate moves the engine judges at most to explain one observation
+    max_nodes: int = 3000
+    #: the table options the game is played with (the settings page's), given to each deal
+    options: dict[str, Any] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    states: list[PlayState] = field(default_factory=list)
+    problems: list[EventProblem] = field(default_factory=list)
+    frames: int = 0
+    #: (frame, read before, read now): tiles of the camera player's hand whose earlier reading was corrected
+    #: (a user's correction, or the tile read otherwise when it moved); :attr:`events` is rewritten for each
+    rereads: list[tuple[int, str, str]] = field(default_factory=list)
+    #: (frame, seat, read before, read now): followed discards of any seat read otherwise for
+    #: :data:`DISPUTE_FRAMES` frames in a row, whose discard event was rewritten (the hand replayed with it)
+    corrected: list[tuple[int, int, str, str]] = field(default_factory=list)
+    #: (frame, seat, part, read, now): newly seen tiles the follower took as a top-3 alternative because only
+    #: that reading let the engine explain the frame (part: discard, hand, dora, centre; a discard out of the
+    #: known hand ...), followed discards read as the tile a call then took (part "called": the log is
+    #: rewritten and the engine replays the hand), new melds that read as no meld taken as the call the
+    #: discard they took allows (part "call": read, the meld), a riichi taken back because its seat called
+    #: (part "no riichi": the log is rewritten and replayed) and the camera player's discards never seen (part
+    #: "unseen": read "", the tile its hand lost)
+    readings: list[tuple[int, int, str, str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        from assistant.variants import get_variant
+
+        v = get_variant(self.variant) if isinstance(self.variant, str) else self.variant
+        self.variant = v
+        self.players = self.players or v.players
+        self._ctx: GameContext | None = None
+        self._disputes: dict[tuple[int, int], tuple[str, int]] = {}
+        self._refused: set[tuple[int, int, str]] = set()
+        self._unseen: dict[tuple[int, int], str] = {}   # (seat, row place) -> a followed discard never seen
+        self._next_deal: TableView | None = None   # a dealt table seen while a played hand was followed
+
+    @property
+    def state(self) -> PlayState | None:
+        """The engine's state after the last inferred event (None before the deal)."""
+        return self.states[-1] if self.states else None
+
+    @property
+    def over(self) -> bool:
+        return self.state is not None and self.state.over
+
+    @property
+    def camera_seat(self) -> int | None:
+        """The engine seat (dealer-relative) of the camera's player, once the seating is known."""
+        return self._ctx.camera if self._ctx is not None else None
+
+    def _context(self, obs: TableObservation) -> GameContext:
+        if self._ctx is None:
+            ring = sorted(self.positions if self.positions is not None else (s.position for s in obs.seats))
+            k = ring.index(self.dealer)
+            order = tuple(ring[k:] + ring[:k])
+            v = self.variant
+            self._ctx = GameContext(v, len(order), order.index(self.camera), order, v.name == "hong-kong",
+                                    "riichi" in v.calls, bool(v.has_jokers), "kita" in v.calls)
+        return self._ctx
+
+    def _problem(self, kind: str, message: str) -> list[Event]:
+        self.problems.append(EventProblem(self.frames, kind, message))
+        return []
+
+    def _extend(self, path) -> list[Event]:
+        new = []
+        for events, states in path:
+            new += events
+            self.events += events
+            self.states += states
+        return new
+
+    def feed(self, observation: TableObservation | dict) -> list[Event]:
+        """The events that lead to ``observation`` from the last accepted table (empty when nothing changed
+        or when the observation is impossible: see :attr:`problems`)."""
+        obs = TableObservation.from_dict(observation) if isinstance(observation, dict) else observation
+        self.frames += 1
+        game = self._context(obs)
+        if sorted(s.position for s in obs.seats) != sorted(game.order):
+            return self._problem("seats", f"The observation shows positions {sorted(s.position for s in obs.seats)}, "
+                                          f"not the players' {sorted(game.order)}.")
+        reported = obs.problems or reconstruction_problems(obs, self.variant)
+        reported = [p for p in reported if blocks_frame(p, obs, game)]
+        observed = observed_view(obs, game)
+        state = self.state
+        if reported and state is not None and state.over:
+            return self._problem("observation", " ".join(p.message for p in reported))
+        if state is None and reported:   # a dealt table with a bad tile: the deal without the parts it touches
+            return self._deal_around(reported, observed, game)
+        if state is None or (state.over and is_dealt_table(observed)):
+            return self._deal(observed, game)
+        dealt = self._looks_newly_dealt(state, observed, game)
+        first, self._next_deal = self._next_deal, (observed if dealt else None)
+        if dealt and first is None:
+            return self._problem("next_deal", "The table looks newly dealt: the hand is taken as ended if the next "
+                                              "frame shows that too.")
+        if dealt and first is not None:
+            return self._next_hand(first, observed, game)
+        if state.over:
+            return []
+        return self._follow(obs, state, observed, reported, game)
+
+    def _deal_around(self, reported: Sequence, observed: TableView, game: GameContext) -> list[Event]:
+        """A dealt table with a bad tile: the deal without the parts the problems touch (reported)."""
+        blank = TableView(tuple(SeatView((), "unseen", (), (), None, (), ()) for _ in observed.seats), (), ())
+        patched = with_problem_parts_pending(blank, observed, reported, game)
+        self._problem("observation", " ".join(p.message for p in reported)
+                      + ("" if patched is None else " Those parts are left out; the rest is followed."))
+        if patched is None:
+            return []
+        return self._deal(patched, game)
+
+    def _looks_newly_dealt(self, state: PlayState, observed: TableView, game: GameContext) -> bool:
+        """``observed`` shows a dealt table after a played one, the camera player's hand another (by
+        :data:`NEW_DEAL_TILES` tiles at least)."""
+        hand = observed.seats[game.camera].hand
+        return is_dealt_table(observed) and any(s.discards or s.hand.melds for s in state.seats) and \
+            len(hand) in (game.variant.hand_size, game.variant.hand_size + 1) and \
+            _tiles_new_in(engine_view(state, game).seats[game.camera].hand, hand) >= NEW_DEAL_TILES
+
+    def _next_hand(self, first: TableView, observed: TableView, game: GameContext) -> list[Event]:
+        """A dealt table after a played one, in two frames in a row (``first``, then ``observed``), the camera player's
+        hand another: the hand ended unseen (an exhaustive draw, or the camera player's tsumo, which its
+        always-open hand cannot show) and the next one was dealt as the first of them shows, then played on to
+        the second (one frame that misses every row, or misreads the hand, is no deal)."""
+        self._next_deal = None
+        ended = self.finish()
+        if self.state is None or not self.state.over:
+            return ended
+        out = ended + self._deal(first, game)
+        if self.state is not None and not self.state.over and first != observed:
+            out += self._extend(explain(self.state, observed, game, self.max_nodes) or [])
+        return out
+
+    def _follow(self, obs: TableObservation, state: PlayState, observed: TableView, reported: Sequence,
+                game: GameContext) -> list[Event]:
+        """A frame of the hand being played: the parts with problems left pending, readings already followed
+        kept or (disputed, or shown otherwise by a call) corrected, the checks, then the shortest explanation
+        the engine accepts (:meth:`_explained`)."""
+        followed = engine_view(state, game)
+        if reported:   # follow the rest of the frame; the parts with problems wait (pending)
+            patched = with_problem_parts_pending(followed, observed, reported, game)
+            self._problem("observation", " ".join(p.message for p in reported)
+                          + ("" if patched is None else " Those parts are left as they were; the rest is followed."))
+            if patched is None:
+                return []
+            observed = patched
+        if self._correct_rows(state, followed, observed, game):
+            state, followed = self._replayed(game)
+        observed = with_followed_readings(followed, observed, game, self._unseen)
+        if self._called_discard(followed, observed, game):
+            state, followed = self._replayed(game)
+        found = [m for check in CHECKS for m in check(followed, observed, game)]
+        path = None
+        if found:   # a discard taken by a call whose meld cannot be read: the call the discard allows
+            path = self._call(obs, state, followed, observed, game)
+            if path is None:
+                return self._problem("impossible", " ".join(found))
+        if path is None:
+            path = self._explained(obs, state, followed, observed, game)
+        if path is None:
+            changed = describe_difference(followed, observed, game)
+            return self._problem("unexplained", f"No moves in turn order explain what changed ({changed}); the "
+                                                "frame is skipped.")
+        return self._extend(path)
+
+    def _replayed(self, game: GameContext) -> tuple[PlayState, TableView]:
+        """The state the replayed hand reached (the log was rewritten) and what it shows the camera."""
+        state = self.state
+        assert state is not None
+        return state, engine_view(state, game)
+
+    def _explained(self, obs: TableObservation, state: PlayState, followed: TableView, observed: TableView,
+                   game: GameContext):
+        """The path from ``state`` to ``observed`` as the frame reads it, else with what the game says a tile must have
+        been, in this order: a newly seen tile's close alternatives, the camera player's hand re-read (the log
+        rewritten), its less likely alternatives, a call whose meld cannot be read, a discard never seen; None
+        when nothing explains the frame."""
+        path = explain(state, observed, game, self.max_nodes)
+        if path is not None:
+            return path
+        alternatives = alternative_targets(obs, followed, observed, game)
+        # a newly seen tile read doubtfully: its close alternatives first
+        path = self._alternative(state, alternatives, game, 0.0, ALTERNATIVE_CLOSE)
+        if path is None:
+            fixed = self._reread(followed, observed, game)
+            if fixed is not None:
+                (was, now), events, states, path = fixed
+                self.events, self.states = events, states
+                self.rereads.append((self.frames, was, now))
+        if path is None:
+            path = self._alternative(state, alternatives, game, ALTERNATIVE_CLOSE, math.inf)
+        if path is None:   # a call whose meld cannot be read, its discard never followed
+            path = self._call(obs, state, followed, observed, game)
+        if path is None:
+            path = self._unseen_discard(state, followed, observed, game)
+        return path
+
+    def _alternative(self, state: PlayState, alternatives, game: GameContext, low: float, high: float):
+        """The first of the newly seen tiles' alternative readings (:func:`alternative_targets`, likeliest
+        first) less likely than the reading by a log ratio in [``low``, ``high``) that lets the engine explain
+        the frame: its path, or None."""
+        budget = max(200, self.max_nodes // 4)
+        for cost, target, (seat, part, was, now) in alternatives:
+            if not low <= cost < high:
+                continue
+            path = explain(state, target, game, budget)
+            if path is not None:
+                self.readings.append((self.frames, seat, part, was, now))
+                return path
+        return None
+
+    def _call(self, obs: TableObservation, state: PlayState, followed: TableView, observed: TableView,
+              game: GameContext):
+        """The first call of :func:`call_targets` that passes the checks and that the engine explains: its
+        path (recorded in :attr:`readings`), or None."""
+        budget = max(200, self.max_nodes // 4)
+        for target, (seat, part, was, now) in call_targets(obs, state, followed, observed, game):
+            if any(m for check in CHECKS for m in check(followed, target, game)):
+                continue
+            path = explain(state, target, game, budget)
+            if path is None and state.seats[seat].in_riichi:
+                path = self._unriichi(seat, target, game, budget)
+            if path is not None:
+                self.readings.append((self.frames, seat, part, was, now))
+                return path
+        return None
+
+    def _unseen_discard(self, state: PlayState, followed: TableView, observed: TableView, game: GameContext):
+        """The camera player's hand lost a tile that shows nowhere new while its row shows nothing new: its
+        discard was missed by the detector (a blank white dragon on pale cloth). The first such tile the engine
+        explains as discarded is followed (recorded in :attr:`readings`, part "unseen"), and kept in the row in
+        later frames that miss it too: the path, or None. Not in Hong Kong: its discards lie in one pool,
+        where a tile kept though unseen could no longer be told from one called later."""
+        cam = game.camera
+        s, v = followed.seats[cam], observed.seats[cam]
+        if game.hk or v.state != "faces" or "bk" in v.hand or v.discards != s.discards:
+            return None
+        shown = public_tiles(Counter(), observed) - public_tiles(Counter(), followed)
+        budget = max(200, self.max_nodes // 4)
+        for code in sorted(set((Counter(s.hand) - Counter(v.hand)).elements())):
+            if shown[code]:
+                continue
+            seats = list(observed.seats)
+            seats[cam] = replace(v, discards=v.discards + (code,))
+            path = explain(state, replace(observed, seats=tuple(seats)), game, budget)
+            if path is not None:
+                self._unseen[(cam, len(s.discards))] = code
+                self.readings.append((self.frames, cam, "unseen", "", code))
+                return path
+        return None
+
+    def _unriichi(self, seat: int, target: TableView, game: GameContext, budget: int):
+        """A seat followed as in riichi calls a discard, which a player in riichi never does: the tile read
+        lying sideways in its row was a misread (a far tile boxed on the wrong axis). Its riichi is taken back,
+        the engine replays the hand, and the call is explained again: the path (the log rewritten, recorded in
+        :attr:`readings` as part "no riichi"), or None (nothing changed)."""
+        start = hand_start(self.events)
+        events = [replace(e, riichi=False) if isinstance(e, Discard) and e.seat == seat and e.riichi and i >= start
+                  else e for i, e in enumerate(self.events)]
+        states = play_events(None, events[start:])
+        if states is None:
+            return None
+        seats = list(target.seats)
+        seats[seat] = replace(seats[seat], sideways=None)
+        path = explain(states[-1], replace(target, seats=tuple(seats)), game, budget)
+        if path is None:
+            return None
+        row = target.seats[seat].discards
+        self.events, self.states = events, self.states[:start] + list(states)
+        self.readings.append((self.frames, seat, "no riichi", " ".join(row), " ".join(row)))
+        return path
+
+    def _called_discard(self, followed: TableView, observed: TableView, game: GameContext) -> bool:
+        """A call shows the discard it took as another tile than the one followed
+        (:func:`.corrections.call_rereads_discard`): the discard event takes the called tile and the engine
+        replays the hand (refused: nothing changes). True when the log was rewritten."""
+        found = call_rereads_discard(self.events, followed, observed, game)
+        if found is None:
+            return False
+        k, was, now = found
+        start = hand_start(self.events)
+        events = list(self.events)
+        thrown = events[k]
+        assert isinstance(thrown, Discard)
+        events[k] = replace(thrown, tile=Tile.from_code(now))
+        states = play_events(None, events[start:])
+        if states is None:
+            return False
+        self.events, self.states = events, self.states[:start] + list(states)
+        self.readings.append((self.frames, thrown.seat, "called", was, now))
+        return True
+
+    def _correct_rows(self, state: PlayState, followed: TableView, observed: TableView, game: GameContext) -> bool:
+        """A followed discard read as the same other tile for :data:`DISPUTE_FRAMES` frames in a row takes
+        that reading: its discard event is rewritten and the engine replays the hand (refused: the followed
+        reading stays). True when the log was rewritten."""
+        now = row_disputes(followed, observed, game)
+        disputes = {}
+        for seat, place, code in now:
+            was, count = self._disputes.get((seat, place), (code, 0))
+            disputes[(seat, place)] = (code, count + 1 if was == code else 1)
+        self._disputes = disputes
+        for (seat, place), (code, count) in sorted(disputes.items()):
+            if count < DISPUTE_FRAMES or (seat, place, code) in self._refused:
+                continue
+            start = hand_start(self.events)
+            events = log_with_discard_reread(self.events, start, state, seat, place, code)
+            states = play_events(None, events[start:]) if events is not None else None
+            if events is None or states is None:
+                self._refused.add((seat, place, code))     # the engine refuses that reading: not tried again
+                continue
+            was = followed.seats[seat].discards[place]
+            self.events, self.states = events, self.states[:start] + list(states)
+            self.corrected.append((self.frames, seat, was, code))
+            del self._disputes[(seat, place)]
+            return True
+        return False
+
+    def _reread(self, followed: TableView, observed: TableView, game: GameContext):
+        """When nothing explains a change: is one tile of the camera player's hand read wrongly so far? A tile
+        of the followed hand that the observation lacks is taken for one of the codes that newly show (in the
+        hand, or in a discard row, meld or bonus area where it may have gone): the event that brought it in
+        (its latest draw, else the deal) is corrected, the engine replays the hand, and the change is
+        explained again. Returns ((read before, read now), the corrected events, their states, the path) or
+        None."""
+        cam = game.camera
+        old, new = Counter(followed.seats[cam].hand), Counter(observed.seats[cam].hand)
+        gone = sorted(set((old - new).elements()))
+        if not gone or "bk" in new or sum((old - new).values()) > 3:
+            return None
+        shown = (new - old) + (public_tiles(Counter(), observed) - public_tiles(Counter(), followed))
+        candidates = sorted(c for c in shown if c != "bk")
+        budget = max(200, self.max_nodes // 4)
+        for was in gone:
+            for now in candidates:
+                if now == was:
+                    continue
+                events = log_with_hand_tile_reread(self.events, cam, was, now)
+                states = play_events(None, events) if events is not None else None
+                if states is None:
+                    continue
+                path = explain(states[-1], observed, game, budget)
+                if path is not None:
+                    return (was, now), events, list(states), path
+        return None
+
+    def _deal(self, observed: TableView, game: GameContext) -> list[Event]:
+        if not is_dealt_table(observed):
+            return self._problem("no_deal", "The table already shows discards or melds: waiting for a new deal.")
+        self._disputes, self._refused, self._unseen = {}, set(), {}   # places in the rows of the hand before
+        found = check_camera(None, observed, game) + check_hidden(None, observed, game)
+        if len(observed.dora) > 1:   # no kong before the deal: one of them is a misread (a standing hand's top)
+            found.append(f"A dealt table shows one dora indicator, not {len(observed.dora)} "
+                         f"({' '.join(observed.dora)}): waiting for a frame that shows one.")
+        if found:
+            return self._problem("impossible", " ".join(found))
+        cam = observed.seats[game.camera]
+        hand = cam.hand[:13]     # a 14th tile is the dealer's first draw, inferred below
+        hands = tuple(hand_text(hand if i == game.camera else ["bk"] * 13, v.bonus)
+                      for i, v in enumerate(observed.seats))
+        deal = Deal(self.variant.name, hands, dora_indicators=" ".join(observed.dora),  # type: ignore[arg-type]
+                    options=dict(self.options))  # type: ignore[arg-type]  # the event parses both
+        states = play_events(None, [deal])
+        if states is None:
+            from assistant.play import IllegalEvent, apply
+
+            try:
+                apply(None, deal)
+            except (IllegalEvent, ValueError) as e:
+                return self._problem("impossible", f"The dealt table cannot be: {e}")
+            return self._problem("impossible", "The dealt table cannot be.")
+        out = self._extend([((deal,), states)])
+        return out + self._extend(explain(states[-1], observed, game, self.max_nodes) or [])
+
+    def finish(self) -> list[Event]:
+        """The hand is over (the table is being cleared): the camera player's own tsumo, which its always-open
+        hand cannot show, else an exhaustive draw with the camera player listed when its hand is ready (ready
+        hands laid face up and wins are inferred when the table shows them; a ron winner takes the tile)."""
+        state, game = self.state, self._ctx
+        if state is None or state.over or game is None:
+            return []
+        cam = game.camera
+        hand = engine_view(state, game).seats[cam].hand
+        if state.phase == "own_turn" and state.turn == cam \
+                and is_winning_shape(hand, melds_of(state, cam), self.variant):
+            end: Event = Tsumo(cam)
+        else:
+            end = ExhaustiveDraw((cam,) if is_ready(state, cam) else ())
+        states = play_events(state, [end])
+        if states is None:
+            return self._problem("unexplained", f"The hand cannot end as {end.type.replace('_', ' ')} now.")
+        return self._extend([((end,), states)])
+
+    def log(self) -> list[dict]:
+        return [e.to_json() for e in self.events]
+
+
+def _tiles_new_in(was: Sequence[str], now: Sequence[str]) -> int:
+    """How many tiles of ``now`` were not in ``was``."""
+    return sum((Counter(now) - Counter(was)).values())
