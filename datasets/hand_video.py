@@ -44,6 +44,7 @@ import numpy as np
 
 from assistant.play.dealing import action_event, shuffled_deal, wall_event
 
+from .camera import Camera
 from .layout import TileDims
 from .table_scene import (
     MeldTruth,
@@ -711,7 +712,7 @@ class HandVideo:
     camera: int                   # the camera player's position
     frames: list[Frame]
     layout: StableLayout
-    camera_model: object          # datasets.camera.Camera
+    camera_model: Camera
     view: str
     look_seed: int | None = None  # the seed of the camera and rendering when not ``seed``
 

@@ -467,7 +467,7 @@ def test_every_tile_has_its_image_built_and_the_page_renders_none(app, client, t
         assert client.get(f"/tiles/{code}.png").status_code == 200, code
     app.config["TILES_DIR"] = str(tmp_path / "none-here")
     try:
-        err(client.get("/tiles/7p.png"), 503, "python -m webui.make_tiles")
+        err(client.get("/tiles/7p.png"), 503, "python -m datasets.assets.tiles")
     finally:
         app.config["TILES_DIR"] = None
 

@@ -208,8 +208,9 @@ def test_the_demo_film_is_the_scripted_hand_filmed():
     """film.json: one frame per state the camera sees (the pass shows nothing new), the camera log of the
     script, a calibration for the cropped frames."""
     from assistant.play import apply
+    from datasets.assets.film import SCRIPT, script_events
     from datasets.hand_video import camera_log
-    from webui.demo.film import SCRIPT, calibration_of, load, script_events
+    from webui.demo.film import calibration_of, load
 
     doc, frames = load()
     events = script_events()
@@ -232,7 +233,7 @@ def test_the_demo_film_is_the_scripted_hand_filmed():
 def test_a_missing_film_names_the_command_that_makes_it(tmp_path):
     from webui.demo.film import load
 
-    with pytest.raises(FileNotFoundError, match="python -m webui.demo.make_film"):
+    with pytest.raises(FileNotFoundError, match="python -m datasets.assets.film"):
         load(tmp_path)
 
 

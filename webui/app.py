@@ -13,7 +13,7 @@ Configuration keys (``app.config``; every one has a default):
 ``ANALYZE_IMAGE``         ``analyze_image(bytes) -> snapshot`` for the photo page (default: ``analyze_photo``)
 ``ACCESS_TOKEN``          required on every request when set (cookie, ``?token=`` or ``X-Access-Token``)
 ``MAX_CONTENT_LENGTH``    upload limit in bytes (8 MB)
-``TILES_DIR``             the tile images (default ``webui/static/tiles``, built by ``python -m webui.make_tiles``)
+``TILES_DIR``             the tile images (default ``webui/static/tiles``, built by ``python -m datasets.assets.tiles``)
 ``DEMO_STEP_SECONDS``     seconds per step of the demo hand (2.0)
 ``STREAM_FPS``            frames per second sent to each MJPEG viewer at most (10)
 ========================  ==========================================================================

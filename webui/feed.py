@@ -340,7 +340,7 @@ def low_confidence_problems(tiles: list[dict[str, Any]], threshold: float = 0.6)
 
 
 def load_demo(path: str | Path | None = None) -> tuple[dict[str, Any], list[bytes]]:
-    """The bundled demo (``demo.json`` and its frames); run ``python -m webui.demo.make_demo`` to rebuild."""
+    """The bundled demo (``demo.json`` and its frames); run ``python -m datasets.assets.demo`` to rebuild."""
     root = Path(path) if path is not None else DEMO_DIR
     doc = json.loads((root / "demo.json").read_text())
     frames = [(root / s["frame"]).read_bytes() for s in doc["steps"]]

@@ -1,5 +1,5 @@
 """Tile images: ``/tiles/<code>.png``, the files ``webui/static/tiles/<code>.png`` rendered ahead of time by
-``python -m webui.make_tiles`` (the page never renders tiles: run-time code does not import ``datasets``).
+``python -m datasets.assets.tiles`` (the page never renders tiles: run-time code does not import ``datasets``).
 
 Each file is read once per process and sent with a long ``Cache-Control`` and an ETag.
 """
@@ -44,7 +44,7 @@ def tile(code: str):
     try:
         data, etag = tile_png(code, Path(current_app.config.get("TILES_DIR") or TILES_DIR))
     except FileNotFoundError:
-        raise ApiError("the tile images are not built: run `python -m webui.make_tiles`", 503) from None
+        raise ApiError("the tile images are not built: run `python -m datasets.assets.tiles`", 503) from None
     if request.if_none_match and etag in request.if_none_match:
         return Response(status=304, headers={"ETag": f'"{etag}"'})
     age = int(current_app.config.get("TILE_CACHE_SECONDS", 86400))

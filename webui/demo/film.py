@@ -1,11 +1,10 @@
-"""The demo hand as a film that the recognition models read (made by ``python -m webui.demo.make_film``, about
-a minute; ``python -m webui.demo.film --check`` reads it with the models).
+"""The demo hand as a film that the recognition models read: the run-time side, which only reads the files
+(``python -m datasets.assets.film`` makes them, about a minute; ``python -m webui.demo.film --check`` reads them
+with the models).
 
-The scripted demo (:mod:`webui.demo.script`) shows the page with a scripted "detector"; this film shows the
-same hand as a camera would: the engine plays :data:`SCRIPT`, :func:`datasets.hand_video.generate_hand_video`
-films it (procedural faces only: no artwork of ``shared/art`` ends up in the repository) from straight above,
-and ``serve --source demo-film`` reads every frame with the shipped models through
-:class:`vision.live.LiveAnalyzer`, as it reads a camera. It writes
+The scripted demo (``webui/demo/demo.json``, made by ``python -m datasets.assets.demo``) shows the page with a
+scripted "detector"; this film shows the same hand as a camera would, and ``serve --source demo-film`` reads
+every frame with the shipped models through :class:`vision.live.LiveAnalyzer`, as it reads a camera:
 
 * ``webui/demo/film/frame_NN.jpg`` — one frame per state the camera sees, cropped to the tiles;
 * ``webui/demo/film/film.json`` — the rule system, seating, the camera (intrinsics and pose in the crop: the
@@ -27,35 +26,6 @@ import numpy as np
 HERE = Path(__file__).resolve().parent / "film"
 FORMAT = "mahjong-assistant/demo-film"
 
-#: the hand (sanma; East, the dealer, is the camera player): the story of :mod:`webui.demo.script`
-SCRIPT: list[dict[str, Any]] = [
-    {"type": "deal", "variant": "sanma", "hands": ["1m2p3p4p5p6p7p9p9p4s5s7s8s", "1p1p8p9m1s2s3s6s2z3z4z5z5z",
-                                                   "9m9m4p6p8p1s1s5s7s6s2z3z5z"],
-     "dora_indicators": "3s", "live_wall": 55},
-    {"type": "draw", "seat": 0, "tile": "7z"}, {"type": "discard", "seat": 0, "tile": "1m"},
-    {"type": "draw", "seat": 1, "tile": "2p"}, {"type": "discard", "seat": 1, "tile": "6s"},
-    {"type": "draw", "seat": 2, "tile": "3p"}, {"type": "discard", "seat": 2, "tile": "5z"},
-    {"type": "pong", "seat": 1}, {"type": "discard", "seat": 1, "tile": "9m"}, {"type": "pass", "seat": 2},
-    {"type": "draw", "seat": 2, "tile": "7p"}, {"type": "discard", "seat": 2, "tile": "2z"},
-    {"type": "draw", "seat": 0, "tile": "9s"}, {"type": "discard", "seat": 0, "tile": "7z", "riichi": True},
-    {"type": "draw", "seat": 1, "tile": "8s"}, {"type": "discard", "seat": 1, "tile": "1p"},
-    {"type": "draw", "seat": 2, "tile": "2p"}, {"type": "discard", "seat": 2, "tile": "4p"},
-    {"type": "draw", "seat": 0, "tile": "1z"}, {"type": "discard", "seat": 0, "tile": "1z"},
-    {"type": "draw", "seat": 1, "tile": "4p"}, {"type": "discard", "seat": 1, "tile": "4z"},
-    {"type": "draw", "seat": 2, "tile": "1z"}, {"type": "discard", "seat": 2, "tile": "6s"},
-    {"type": "ron", "seats": [0]},
-]
-
-VIEW, FRAMING, LOOK = "top", "tiles", 3
-RENDER_SIZE = (1920, 1080)     # rendered, then cropped to the tiles
-QUALITY = 80
-
-
-def script_events() -> list:
-    from assistant.play.events import Event
-
-    return [Event.from_json(e) for e in SCRIPT]
-
 
 def calibration_of(doc: dict[str, Any]):
     """The film's calibration (a known camera: intrinsics and pose in the cropped frame)."""
@@ -66,28 +36,12 @@ def calibration_of(doc: dict[str, Any]):
                        camera_id="demo-film")
 
 
-def describe(event: dict[str, Any]) -> str:
-    """What happens, in words (East, South, West: the dealer first)."""
-    who = ("East", "South", "West")
-    t = event["type"]
-    if t == "deal":
-        return "Deal: East (the camera player) holds 13 tiles"
-    if t == "ron":
-        return f"{who[event['seats'][0]]} wins by ron"
-    seat = who[event["seat"]]
-    if t == "discard":
-        return f"{seat} {'declares riichi with' if event.get('riichi') else 'discards'} {event['tile']}"
-    if t == "draw":
-        return f"{seat} draws" + (f" {event['tile']}" if event["seat"] == 0 else "")
-    return f"{seat} {t}s"
-
-
 def load(path: str | Path | None = None) -> tuple[dict[str, Any], list[bytes]]:
     """(film.json, the frames' JPEG bytes). Raises FileNotFoundError with the command that makes them."""
     folder = Path(path) if path else HERE
     doc_path = folder / "film.json"
     if not doc_path.is_file():
-        raise FileNotFoundError(f"{doc_path} not found: make the demo film with `python -m webui.demo.make_film`")
+        raise FileNotFoundError(f"{doc_path} not found: make the demo film with `python -m datasets.assets.film`")
     doc = json.loads(doc_path.read_text())
     if doc.get("format") != FORMAT:
         raise ValueError(f"{doc_path} is not a demo film ({FORMAT})")
@@ -136,7 +90,7 @@ def follow(path: str | Path | None = None, repeats: int = ANALYSES_PER_FRAME, re
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m webui.demo.film", description="Read the demo film with the "
                                 "models and print how much of the hand's log is inferred (make it with "
-                                "python -m webui.demo.make_film).")
+                                "python -m datasets.assets.film).")
     p.add_argument("--out", default=str(HERE), help="the film's folder (default: the package's demo film)")
     p.add_argument("--check", action="store_true", help="(the default) read the film and compare the logs")
     a = p.parse_args(argv)

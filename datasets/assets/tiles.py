@@ -1,10 +1,10 @@
-"""Render the page's tile images ahead of time: ``python -m webui.make_tiles [--art DIR]``.
+"""Render the page's tile images ahead of time: ``python -m datasets.assets.tiles [--art DIR]``.
 
 Writes ``webui/static/tiles/<code>.png`` for every tile code (96x128, shown at 44x59 CSS pixels: sharp on 2x
 screens) from the art packs in ``../shared/art`` (``--art`` or ``$MAHJONG_ART``; FluffyStuff and samoheen are
 CC0, the I.Mahjong glyphs and lietxia M+ licensed: all may be shipped, credits in NOTICE), else the project's
-own procedural faces. Build-time only: the web app serves the files and never renders (it does not import
-``datasets``)."""
+own procedural faces. Build-time only: the web app (:mod:`webui.tiles`) serves the files and never renders (it
+does not import ``datasets``)."""
 
 from __future__ import annotations
 
@@ -14,16 +14,19 @@ from pathlib import Path
 
 import cv2
 
+from datasets.art import ArtLibrary
+from datasets.codes import TILE_CODES
+from datasets.procedural import compose_face, render_face
+from webui.tiles import TILES_DIR
+
 SIZE = (96, 128)  # width, height
 BODY = (236, 246, 249)  # BGR ivory
 PREFERRED_SETS = ("fluffystuff/Regular", "samoheen-hk", "imahjong-fonts/glyph-svg/HK", "lietxia")
-OUT = Path(__file__).resolve().parent / "static" / "tiles"
+REPOSITORY = Path(__file__).resolve().parents[2]
 
 
-def render_tile(code: str, lib) -> bytes:
+def render_tile(code: str, lib: ArtLibrary | None) -> bytes:
     """PNG bytes of one tile face (art-pack face when available, else procedural)."""
-    from datasets.procedural import compose_face, render_face
-
     face = None
     if lib is not None and code != "bk":
         entries = lib.entries(code)
@@ -43,16 +46,12 @@ def render_tile(code: str, lib) -> bytes:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m webui.make_tiles", description=__doc__.split("\n")[0])
-    ap.add_argument("--art", default=os.environ.get("MAHJONG_ART") or str(Path(__file__).resolve().parents[2]
-                                                                           / "shared" / "art"))
-    ap.add_argument("--out", default=str(OUT))
+    ap = argparse.ArgumentParser(prog="python -m datasets.assets.tiles", description=__doc__.split("\n")[0])
+    ap.add_argument("--art", default=os.environ.get("MAHJONG_ART") or str(REPOSITORY.parent / "shared" / "art"))
+    ap.add_argument("--out", default=str(TILES_DIR))
     args = ap.parse_args(argv)
-    from datasets.art import ArtLibrary
-    from datasets.codes import TILE_CODES
-
-    lib = ArtLibrary(args.art)
-    lib = lib if lib.available else None
+    art = ArtLibrary(args.art)
+    lib = art if art.available else None
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for code in TILE_CODES:

@@ -1,4 +1,5 @@
-"""The scripted demo hand: one short sanma hand played step by step, with every physical tile tracked.
+"""The scripted demo hand (the story :mod:`datasets.assets.demo` renders into ``webui/demo/demo.json``): one short
+sanma hand played step by step, with every physical tile tracked.
 
 A tiny table simulator (deal, draw, discard, riichi, pon, ron) keeps each physical tile as
 ``(id, code)`` so that a tile keeps its id when it moves from a hand to a discard row, as a tracker

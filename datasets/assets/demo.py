@@ -1,6 +1,6 @@
-"""Regenerate the bundled demo: ``python -m webui.demo.make_demo`` (about 10 s on one core).
+"""Regenerate the bundled demo: ``python -m datasets.assets.demo`` (about 10 s on one core).
 
-Renders one overhead camera frame per step of :func:`webui.demo.script.demo_steps` with the synthetic
+Renders one overhead camera frame per step of :func:`datasets.assets.demo_script.demo_steps` with the synthetic
 scene renderer of :mod:`datasets` (3D tile boxes, table cloth, light and shadows; procedural faces only,
 so no artwork of ``shared/art`` ends up in the repository) and writes
 
@@ -25,15 +25,14 @@ import cv2
 import numpy as np
 
 from datasets import effects
+from datasets.assets.demo_script import MISREADS, Step, confidence, demo_steps
 from datasets.camera import Camera, rot_z
 from datasets.layout import TileDims
 from datasets.procedural import FaceStyle
 from datasets.render import BOX_NORMALS, BoxObject, Canvas, Texture, render_boxes, shadow_polygons
 from datasets.scene import TileSet, _stick_texture
+from webui.feed import DEMO_DIR
 
-from .script import MISREADS, Step, confidence, demo_steps
-
-HERE = Path(__file__).resolve().parent
 WIDTH, HEIGHT = 960, 720
 DIMS = TileDims(26.0, 35.0, 19.0)
 GAP = 1.0
@@ -186,7 +185,7 @@ def render_step(step: Step, tiles: TileSet, cam: Camera) -> tuple[np.ndarray, di
     return image, corners, zone_polys
 
 
-def build(out: Path = HERE, quality: int = 82, verbose: bool = True) -> dict[str, Any]:
+def build(out: Path = DEMO_DIR, quality: int = 82, verbose: bool = True) -> dict[str, Any]:
     t0 = time.monotonic()
     steps = demo_steps()
     tiles = TileSet(DIMS, np.array([226.0, 238, 243]), np.array([60.0, 140, 40]), 0.62, 0.08, FaceStyle(), None,
@@ -219,8 +218,8 @@ def build(out: Path = HERE, quality: int = 82, verbose: bool = True) -> dict[str
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=HERE)
+    ap = argparse.ArgumentParser(prog="python -m datasets.assets.demo", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=DEMO_DIR, help="folder to write (default: the package's demo)")
     ap.add_argument("--quality", type=int, default=82)
     args = ap.parse_args(argv)
     build(args.out, args.quality)
