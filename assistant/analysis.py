@@ -712,7 +712,7 @@ def waits(hand: Hand, variant: RuleSystem, visible: Sequence[Tile] = ()) -> list
     A kind of which the player already holds every copy is not a wait (no copy can arrive). With a
     Fei in hand (three-kaki) each wait reflects what the jokers can become.
     """
-    validate_hand(hand, variant, sizes=(13,), visible=visible)
+    validate_hand(hand, variant, sizes=(variant.hand_size,), visible=visible)
     live = live_counts(hand, variant, visible)
     own = seen_counts(hand)
     concealed = list(hand.concealed)
@@ -824,7 +824,7 @@ def discard_advice(hand: Hand, variant: RuleSystem, visible: Sequence[Tile] = ()
     """For a hand with one tile too many (14 with melds counted as 3): every distinct discard with the
     resulting shanten and its acceptance, best first (lowest shanten, then most live tiles accepted,
     then most kinds accepted, then tile order)."""
-    validate_hand(hand, variant, sizes=(14,), visible=visible)
+    validate_hand(hand, variant, sizes=(variant.full_hand_size,), visible=visible)
     live = live_counts(hand, variant, visible)
     concealed = list(hand.concealed)
     counts = counts34(concealed)

@@ -410,27 +410,22 @@ def _claim_options(state: TableState, seat: int) -> list[Action]:
         if hand.hidden or winning_readings(state, seat, t):
             out.append(Action("ron", seat, t))
         return out + [Action("pass", seat)]
-    if t.kind < 27 and t.suit in v.chow_suits:
-        seen: set[tuple] = set()
-        r = t.rank
-        for a, b in ((r - 2, r - 1), (r - 1, r + 1), (r + 1, r + 2)):
-            if a < 1 or b > 9:
+    seen: set[tuple] = set()
+    for ka, kb in v.chow_shapes(t.kind):
+        for fei_a, fei_b in ((False, False), (True, False), (False, True)):
+            if (fei_a or fei_b) and not jk:
                 continue
-            ka, kb = t.kind + a - r, t.kind + b - r
-            for fei_a, fei_b in ((False, False), (True, False), (False, True)):
-                if (fei_a or fei_b) and not jk:
-                    continue
-                got = hold.take(*[(k, 1) for k, fei in ((ka, fei_a), (kb, fei_b)) if not fei])
-                if got is None:
-                    continue
-                real = iter(got)
-                pa = Tile(JOKER) if fei_a else next(real)
-                pb = Tile(JOKER) if fei_b else next(real)
-                meld = make_meld([t, pa, pb], [t, Tile(ka), Tile(kb)], source=src)
-                key = (meld.tiles, meld.stands_for)
-                if key not in seen:
-                    seen.add(key)
-                    out.append(Action("chow", seat, t, (pa, pb), meld))
+            got = hold.take(*[(k, 1) for k, fei in ((ka, fei_a), (kb, fei_b)) if not fei])
+            if got is None:
+                continue
+            real = iter(got)
+            pa = Tile(JOKER) if fei_a else next(real)
+            pb = Tile(JOKER) if fei_b else next(real)
+            meld = make_meld([t, pa, pb], [t, Tile(ka), Tile(kb)], source=src)
+            key = (meld.tiles, meld.stands_for)
+            if key not in seen:
+                seen.add(key)
+                out.append(Action("chow", seat, t, (pa, pb), meld))
     same = _count(hand, t.kind)
     pair = hold.take((t.kind, 2))
     if pair:
@@ -502,13 +497,13 @@ def _own_turn_options(state: TableState, seat: int) -> list[Action]:
         if add is not None:
             kong = make_meld(m.tiles + (add,), m.stands_for + (Tile(k),), added=True, source=m.source)
             out.append(Action("added_kong", seat, add, (add,), kong, (seat, idx)))
-    if "kita" in v.calls and hold.take((NORTH, 1)):
+    if v.can_kita and hold.take((NORTH, 1)):
         out.append(Action("kita", seat, Tile(NORTH), (Tile(NORTH),)))
-    if "riichi" in v.calls and not s.in_riichi:
+    if v.has_riichi and not s.in_riichi:
         out.extend(_riichi_options(state, seat))
-    if "sink_fei" in v.calls and (jk or (hand.hidden and hold.take((JOKER, 1)))):
+    if v.can_sink_fei and (jk or (hand.hidden and hold.take((JOKER, 1)))):
         out.append(Action("sink_fei", seat, Tile(JOKER), (Tile(JOKER),)))
-    if "swap_fei" in v.calls:
+    if v.can_swap_fei:
         for owner, o in enumerate(state.seats):
             for idx, m in enumerate(o.hand.melds):
                 for pos, (pt, st) in enumerate(zip(m.tiles, m.stands_for, strict=True)):
@@ -517,7 +512,7 @@ def _own_turn_options(state: TableState, seat: int) -> list[Action]:
                         tiles = m.tiles[:pos] + real + m.tiles[pos + 1:]
                         new = make_meld(tiles, m.stands_for, concealed=m.concealed, added=m.added, source=m.source)
                         out.append(Action("swap_fei", seat, real[0], real, new, (owner, idx)))
-    if "nine_terminals" in v.calls and s.first_turn and state.drawn_from == "wall" \
+    if "nine_terminals" in v.abortive_draws and s.first_turn and state.drawn_from == "wall" \
             and _orphan_kinds(state, hand) + _orphan_kinds_unseen(state, seat) >= 9:
         out.append(Action("nine_terminals", seat))
     return out
@@ -597,7 +592,7 @@ def _name(state: TableState, seat: int) -> str:
 
 
 def _riichi_family(state: TableState) -> bool:
-    return "riichi" in state.variant.calls
+    return state.variant.has_riichi
 
 
 def _claim_pre(state: TableState, a: Action) -> Notice | None:
@@ -661,14 +656,15 @@ def _kan_word(state: TableState) -> str:
 
 
 def _kan_limit(state: TableState) -> Notice | None:
-    if _riichi_family(state) and state.kongs_made >= 4:
+    limit = state.variant.kong_limit
+    if limit is not None and state.kongs_made >= limit:
         return notice("KAN_LIMIT")
     return None
 
 
 def _judge_chow(state: TableState, a: Action) -> Judgement:
     v = state.variant
-    if "chow" not in v.calls:
+    if not v.can_chow:
         return notice("NO_CHI" if _riichi_family(state) else "NO_CHOW_ON_DISCARD"), ()
     pre = _claim_pre(state, a)
     if pre:
@@ -910,7 +906,7 @@ def _in_rules(state: TableState, kind: str) -> bool:
     if kind in ("discard", "pass"):
         return True
     if kind == "nine_terminals":
-        return "riichi" in v.calls
+        return v.has_riichi
     return kind in v.calls
 
 
@@ -1025,7 +1021,7 @@ def _unavailable(state: TableState, seat: int, att: Action) -> Notice:
     v = state.variant
     s = state.seats[seat]
     verb = _VERBS[kind]
-    if kind == "chow" and "chow" not in v.calls:
+    if kind == "chow" and not v.can_chow:
         return notice("NO_CHI" if _riichi_family(state) else "NO_CHOW_ON_DISCARD")
     if kind in CLAIM_KINDS:
         if state.phase not in WINDOWS:

@@ -189,10 +189,10 @@ def score_context(args: argparse.Namespace):
         raise TileError(args.win_tile, 0, "--win-tile takes exactly one tile")
     win_tile = win[0]
     concealed = list(hand.concealed)
-    if hand.win_tile is None and hand.tile_count == 13:
-        concealed.append(win_tile)  # the winning tile is added to a 13-tile hand
+    if hand.win_tile is None and variant.hand_stage(hand.tile_count) == "waiting":
+        concealed.append(win_tile)  # the winning tile is added to a waiting (13-tile) hand
     hand = type(hand)(tuple(concealed), hand.melds, hand.bonus, win_tile, ())
-    validate_hand(hand, variant, sizes=(14,))
+    validate_hand(hand, variant, sizes=(variant.full_hand_size,))
     if args.tsumo == (args.ron_from is not None):
         raise ValueError("say how the hand was won: --tsumo or --ron-from SEAT")
     seat = parse_seat(args.seat, variant.players)
@@ -279,7 +279,7 @@ def calls_result(state_json: object, seats: Sequence[int] | None = None) -> dict
         if not 0 <= seat < len(state.seats):
             raise ValueError(f"bad seat {seat}: this table has seats 0-{len(state.seats) - 1}")
         hand = state.seats[seat].hand
-        labels = wait_labels(state, seat) if hand.tile_count == 13 else []
+        labels = wait_labels(state, seat) if state.variant.hand_stage(hand.tile_count) == "waiting" else []
         out.append({
             "seat": seat,
             "name": state.seat_name(seat),

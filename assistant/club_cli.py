@@ -123,6 +123,16 @@ def _fmt(x: float) -> str:
     return f"{x:+.1f}"
 
 
+def _players(variant: str) -> int:
+    """Seats at a table of ``variant`` (the places a standing counts); three for a rule system not known."""
+    from .variants import get_variant
+
+    try:
+        return get_variant(variant).players
+    except ValueError:
+        return 3
+
+
 def cmd_standings(args: argparse.Namespace) -> int:
     if _no_ledger(args):
         return 0
@@ -165,7 +175,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
             print(f"  {'#':>2}  {'player':<16} {'matches':>7} {'score':>8} {'places':>11} {'avg':>5} "
                   f"{'won':>4} {'dealt in':>8}")
         rank += 1
-        places = "/".join(str(c) for c in t.places[:3 if t.variant != "hong-kong" else 4])
+        places = "/".join(str(c) for c in t.places[:_players(t.variant)])
         open_ = f" ({t.matches - t.finished} open)" if t.matches > t.finished else ""
         print(f"  {rank:>2}  {printable(t.player):<16} {t.matches:>7} {_fmt(float(t.score)):>8} {places:>11} "
               f"{t.average_place:>5.2f} {t.hands_won:>4} {t.deal_ins:>8}{open_}")

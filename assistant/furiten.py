@@ -36,7 +36,7 @@ def furiten_rule(state: TableState) -> str:
     ``off`` (korean-3p's ``sacred_discard`` option) or ``none`` (hong-kong, three-kaki)."""
     if "sacred_discard" in state.variant.options:
         return str(state.option("sacred_discard"))
-    if "riichi" in state.variant.calls:
+    if state.variant.has_riichi:
         return "furiten"
     return "none"
 
@@ -44,9 +44,10 @@ def furiten_rule(state: TableState) -> str:
 def _hand13(state: TableState, seat: int) -> Hand:
     s = state.seats[state.check_seat(seat)]
     state.check_known(seat, "its waits")
-    if s.hand.tile_count != 13:
+    v = state.variant
+    if v.hand_stage(s.hand.tile_count) != "waiting":
         raise ValueError(f"seat {seat}: holds {s.hand.tile_count} tiles (its own turn); waits are read from a "
-                         "13-tile hand, after the discard")
+                         f"{v.hand_size}-tile hand, after the discard")
     return Hand(s.hand.concealed, s.hand.melds, ())
 
 

@@ -22,6 +22,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from .errors import TileError
 from .tiles import BACK, JOKER, Tile, format_tiles, kind_code, parse_tiles, sort_key
@@ -303,14 +304,15 @@ def hand_from_tiles(tiles: Sequence[Tile], melds: Sequence[Meld] = (), bonus: Se
     return Hand(tuple(tiles), tuple(melds), tuple(bonus), None, tuple(range(len(tiles))))
 
 
-def validate_hand(hand: Hand, variant: RuleSystem, sizes: Iterable[int] | None = (13, 14),
+def validate_hand(hand: Hand, variant: RuleSystem, sizes: Iterable[int] | Literal["rules"] | None = "rules",
                   visible: Sequence[Tile] = (), hidden: bool = False) -> None:
     """Raise :class:`TileError` if the hand cannot exist in ``variant``.
 
     Checks: every tile is in the variant's set; no bonus tile, back or (outside jokers' variants) joker
     among the concealed tiles; no kind used more often than the set has copies (hand, melds, bonus and
     ``visible`` together); red fives within the set's red copies; jokers obey the variant's limits in
-    shown sets; the hand size (concealed + 3 per meld) is one of ``sizes``.
+    shown sets; the hand size (concealed + 3 per meld) is one of ``sizes`` (by default the rule system's
+    :attr:`~assistant.variants.RuleSystem.hand_sizes`: waiting or about to discard; None: any size).
 
     ``hidden``: the concealed tiles may include face-down ``bk`` tiles (a hand seen from across the
     table); each counts towards the hand size and never towards the copies of a kind.
@@ -326,7 +328,7 @@ def validate_hand(hand: Hand, variant: RuleSystem, sizes: Iterable[int] | None =
             raise TileError(t.code, pos, f"bonus tile {t.code} cannot be inside a concealed hand; put it after '|'")
         _check_in_set(t, pos, variant)
     for m in hand.melds:
-        if m.type == "chow" and "chow" not in variant.calls:
+        if m.type == "chow" and not variant.can_chow:
             raise TileError(m.format(), 0, f"a chow, but {variant.title} has no chow (only pongs and kongs are "
                                            "called)")
         for t in list(m.tiles) + list(m.stands_for):
@@ -371,7 +373,7 @@ def validate_hand(hand: Hand, variant: RuleSystem, sizes: Iterable[int] | None =
             raise TileError(code, _first_pos(hand, kind), f"the {name} set has only {plain_copies} "
                             f"plain {code} (one is the red {Tile(kind, True).code})")
     if sizes is not None:
-        sizes = tuple(sizes)
+        sizes = variant.hand_sizes if sizes == "rules" else tuple(sizes)
         if hand.tile_count not in sizes:
             want = " or ".join(str(s) for s in sizes)
             raise TileError(

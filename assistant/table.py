@@ -562,16 +562,16 @@ class TableState:
         where = f"seats[{i}]"
         if not isinstance(seat, SeatState):
             raise StateError(where, f"expected a SeatState, got {type(seat).__name__}")
-        size = 14 if (self.phase == "own_turn" and i == self.turn) else 13
+        size = v.full_hand_size if (self.phase == "own_turn" and i == self.turn) else v.hand_size
         try:
             validate_hand(seat.hand, v, sizes=(size,), hidden=True)
         except TileError as e:
             raise StateError(f"{where}.hand", str(e)) from None
         for t in seat.hand.bonus:
-            if t.kind == NORTH and "kita" not in v.calls:
+            if t.kind == NORTH and not v.can_kita:
                 raise StateError(f"{where}.hand", f"a 4z in the bonus area is a set-aside North, which {v.name} "
                                                   "does not have")
-            if t.kind == JOKER and "sink_fei" not in v.calls:
+            if t.kind == JOKER and not v.can_sink_fei:
                 raise StateError(f"{where}.hand", f"a jk in the bonus area is a sunk Fei, which {v.name} "
                                                   "does not have")
         for m in seat.hand.melds:
@@ -597,11 +597,11 @@ class TableState:
                     raise StateError(f"{f}.called_by", f"{d.called_by!r} must be another seat of this table")
             if d.riichi:
                 riichis += 1
-                if "riichi" not in v.calls:
+                if not v.has_riichi:
                     raise StateError(f"{f}.riichi", f"there is no riichi in {v.name}")
         if riichis > 1:
             raise StateError(f"{where}.discards", "only one discard can be the riichi tile")
-        if riichis and not seat.is_closed:
+        if riichis and v.riichi_refusal(claimed_sets=not seat.is_closed) == "open_hand":
             raise StateError(f"{where}.discards", "a seat in riichi cannot have claimed sets")
         for name in ("passed_since_discard", "passed_since_riichi"):
             for j, t in enumerate(getattr(seat, name)):
@@ -922,7 +922,7 @@ def minimum_value(state: TableState) -> int:
 
 def _needs_yaku(variant: RuleSystem) -> bool:
     """Riichi-family rule systems need a yaku instead of a minimum value."""
-    return "riichi" in variant.calls
+    return variant.has_riichi
 
 
 def win_context(state: TableState, seat: int, tile: Tile, *, tsumo: bool, chankan: bool = False,
@@ -965,7 +965,7 @@ def win_context(state: TableState, seat: int, tile: Tile, *, tsumo: bool, chanka
     return WinContext(
         variant=v, hand=hand, win_tile=tile, tsumo=tsumo, seat=seat, discarder=discarder,
         round_wind=state.round_wind, dora_indicators=state.dora_indicators,
-        kita=sum(1 for t in s.hand.bonus if t.kind == NORTH) if "kita" in v.calls else 0,
+        kita=sum(1 for t in s.hand.bonus if t.kind == NORTH) if v.can_kita else 0,
         riichi=s.in_riichi, rinshan=rinshan, chankan=chankan,
         haitei=live and tsumo and state.live_wall == 0 and state.drawn_from == "wall",
         houtei=live and not tsumo and not chankan and state.is_last_discard,

@@ -202,9 +202,9 @@ def draw_reconstruction(image: np.ndarray, detections, obs: TableObservation, ca
 
     out = image.copy()
     players = obs.players
-    calls = get_variant(obs.variant).calls
-    _, zones, tw, _ = locate_pieces(detections, calibration, players, discard_rows=obs.variant != "hong-kong",
-                                    dora="riichi" in calls)
+    v = get_variant(obs.variant)
+    _, zones, tw, _ = locate_pieces(detections, calibration, players, discard_rows=v.keeps_discard_rows,
+                                    dora=v.has_dora_indicators)
     face_h = 0.72 * tw
     # zone limits: per side, the discard/wall and wall/outer boundaries
     for k in range(4):

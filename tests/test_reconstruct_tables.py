@@ -254,8 +254,8 @@ def test_an_unsure_tile_in_a_sanma_bonus_area_is_a_north():
     from assistant.variants import get_variant
     from vision.reconstruct import SOLE_ASIDE_UNSURE, sole_aside
 
-    assert sole_aside(get_variant("sanma"), True) == "4z" and SOLE_ASIDE_UNSURE == 0.5
-    assert [sole_aside(get_variant(n), False) for n in ("korean-3p", "hong-kong", "three-kaki")] == [None] * 3
+    assert sole_aside(get_variant("sanma")) == "4z" and SOLE_ASIDE_UNSURE == 0.5
+    assert [sole_aside(get_variant(n)) for n in ("korean-3p", "hong-kong", "three-kaki")] == [None] * 3
     truth = sanma_table(norths=["4z"])
 
     def misread(p):

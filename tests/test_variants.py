@@ -95,3 +95,52 @@ def test_option_values_are_checked_against_the_rules_choices():
     for name in variant_names():  # every default is one of its own choices
         v = get_variant(name)
         assert all(v.options[k] in c for k, c in v.option_choices.items())
+
+
+# name: (hand_sizes, max_melds, chow, pong, kong, kita, sink_fei, swap_fei, riichi, dora indicators,
+#        kong_limit, discard rows, abortive draws, sets aside (kinds))
+CAPABILITIES = {
+    "sanma": ((13, 14), 4, False, True, True, True, False, False, True, True, 4, True,
+              ("nine_terminals", "four_kans"), (30,)),
+    "korean-3p": ((13, 14), 4, False, True, True, False, False, False, False, False, None, True, (),
+                  (34, 35, 36, 37)),
+    "hong-kong": ((13, 14), 4, True, True, True, False, False, False, False, False, None, False, (),
+                  tuple(range(34, 42))),
+    "three-kaki": ((13, 14), 4, True, True, True, False, True, True, False, False, None, True, (),
+                   tuple(range(34, 51))),
+}
+
+
+@pytest.mark.parametrize("name", list(CAPABILITIES))
+def test_capabilities_follow_from_the_data(name):
+    v = get_variant(name)
+    got = (v.hand_sizes, v.max_melds, v.can_chow, v.can_pong, v.can_kong, v.can_kita, v.can_sink_fei,
+           v.can_swap_fei, v.has_riichi, v.has_dora_indicators, v.kong_limit, v.keeps_discard_rows,
+           v.abortive_draws, v.sets_aside)
+    assert got == CAPABILITIES[name]
+    assert v.full_hand_size == 14
+    assert [v.hand_stage(n) for n in (12, 13, 14, 15)] == [None, "waiting", "discarding", None]
+    assert v.endings == (("win", "exhaustive_draw", "abortive_draw", "false_win") if name == "sanma"
+                         else ("win", "exhaustive_draw", "false_win"))
+    assert v.riichi_refusal(claimed_sets=False) == (None if name == "sanma" else "no_riichi")
+    assert v.riichi_refusal(claimed_sets=True) == ("open_hand" if name == "sanma" else "no_riichi")
+
+
+@pytest.mark.parametrize("name,kind,shapes", [
+    ("sanma", 13, ((11, 12), (12, 14), (14, 15))),        # 5p: 34p 46p 67p
+    ("sanma", 9, ((10, 11),)), ("sanma", 0, ()), ("sanma", 27, ()),     # 1p; 1m (no 2m-8m); East
+    ("korean-3p", 4, ((2, 3), (3, 5), (5, 6))), ("korean-3p", 18, ()),  # 5m; 1s (only 1s 9s)
+    ("hong-kong", 26, ((24, 25),)), ("hong-kong", 34, ()),             # 9s; a flower
+    ("three-kaki", 10, ((9, 11), (11, 12))), ("three-kaki", 4, ()),     # 2p; 5m (no characters)
+])
+def test_chow_shapes_keep_to_the_chow_suits(name, kind, shapes):
+    assert get_variant(name).chow_shapes(kind) == shapes
+
+
+def test_capabilities_follow_options_and_new_definitions():
+    assert get_variant("hong-kong").with_options({"flowers": False}).sets_aside == ()
+    assert not get_variant("hong-kong").with_options({"flowers": False}).keeps_discard_rows
+    pung_only = RuleSystem(name="x", title="x", players=4, copies=copies_of("123456789m1234567z", 4), hand_size=16,
+                           calls=frozenset({"pong", "ron", "tsumo"}))
+    assert (pung_only.hand_sizes, pung_only.max_melds, pung_only.can_kong, pung_only.kong_limit,
+            pung_only.endings) == ((16, 17), 5, False, None, ("win", "exhaustive_draw", "false_win"))

@@ -22,7 +22,8 @@ from assistant.variants import get_variant
 
 
 def own_hand_analysis(hand_codes: list[str], melds: list[str], visible: list[str], variant: str) -> dict[str, Any]:
-    """Waits (13 tiles) or discard advice (14 tiles) of a readable hand; otherwise why not."""
+    """Waits (a waiting hand: 13 tiles) or discard advice (a hand that must discard: 14 tiles) of a readable
+    hand, as the rule system tells them apart; otherwise why not."""
     from assistant.cli import discard_result, waits_result
 
     codes = [c for c in hand_codes if c not in ("bk",)]
@@ -31,12 +32,15 @@ def own_hand_analysis(hand_codes: list[str], melds: list[str], visible: list[str
     try:
         hand = parse_hand(" ".join(codes), melds=melds)
         seen = parse_tiles(" ".join(visible))
-        if hand.tile_count == 13:
+        v = get_variant(variant)
+        stage = v.hand_stage(hand.tile_count)
+        if stage == "waiting":
             return {"readable": True, **waits_result(hand, variant, seen)}
-        if hand.tile_count == 14:
+        if stage == "discarding":
             return {"readable": True, **discard_result(hand, variant, seen)}
         return {"readable": False, "hand": hand.format(),
-                "reason": f"{hand.tile_count} tiles read (concealed + 3 per meld); a hand has 13, or 14 with the draw"}
+                "reason": f"{hand.tile_count} tiles read (concealed + 3 per meld); a hand has {v.hand_size}, or "
+                          f"{v.full_hand_size} with the draw"}
     except (TileError, ValueError) as e:
         return {"readable": False, "reason": str(e)}
 
@@ -87,7 +91,7 @@ def analyze_image(image: np.ndarray, variant: str, camera_id: str = "default", c
             visible.extend(seat.get("discards", []))
             visible.extend(seat.get("bonus", []) + seat.get("norths", []))
         visible.extend(table.get("dora_indicators", []) + table.get("centre_discards", []))
-    if len(hand_codes) < 13 and len(tiles) <= 18:
+    if len(hand_codes) < v.hand_size and len(tiles) <= 18:
         # a photo of a hand alone: read its one row left to right
         hand_codes, melds, visible = _hand_row(tiles), [], []
     out["own_hand"] = own_hand_analysis(hand_codes, melds, [c for c in visible if c != "bk"], v.name)

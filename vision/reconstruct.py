@@ -15,12 +15,12 @@ Pipeline (all in table coordinates, see :mod:`vision.zones`):
    and split by a small dynamic programme into hand | melds | bonus: a meld is 3 tiles with one sideways
    tile (chow or pong; an added kong has a 4th sideways tile lying beyond the sideways one), 4 tiles with
    one sideways tile (kong from a discard), or ``bk X X bk`` / ``X bk bk X`` (concealed kong); gaps between
-   tiles, code validity and the 13/14 hand size weigh the choice;
+   tiles, code validity and the rule system's hand sizes (13, or 14 with the draw) weigh the choice;
 4. the **discard** band is cut into rows by distance from the centre (nearest row first) and read left to
-   right; the sideways tile is the riichi tile. Hong Kong's discards (anywhere inside the wall square) are
-   the unordered centre pool;
-5. face-up tiles on the **wall** ring are dora indicators (in wall order) where the rule system has them and
-   the tile lies on the line of its wall row's top layer;
+   right; the sideways tile is the riichi tile. Where discards go to the centre (``keeps_discard_rows`` False:
+   Hong Kong) they are the unordered centre pool, anywhere inside the wall square;
+5. face-up tiles on the **wall** ring are dora indicators (in wall order) where the rule system has them
+   (``has_dora_indicators``) and the tile lies on the line of its wall row's top layer;
 6. the result is checked (copies, red fives, tile kinds of the rule system, hand sizes, meld shapes,
    bonus tiles in the wrong place, riichi) and every finding becomes a plain-words problem.
 """
@@ -130,27 +130,28 @@ def _alternatives(det) -> list[tuple[str, float]]:
     return out
 
 
-def _set_aside(code: str, is_sanma: bool) -> bool:
-    """Whether ``code`` is a tile that lies in a bonus area: a bonus tile, a sunk Fei, a sanma North."""
-    return _is_bonus(code) or code == "jk" or (is_sanma and code == "4z")
+def _set_aside(code: str, variant) -> bool:
+    """Whether ``code`` is a tile that lies in a bonus area: a bonus tile, a sunk Fei, a North set aside where
+    the rules have kita."""
+    return _is_bonus(code) or code == "jk" or (variant.can_kita and code == "4z")
 
 
-def bonus_reading(piece, variant, is_sanma: bool, floor: float = 0.05) -> str | None:
+def bonus_reading(piece, variant, floor: float = 0.05) -> str | None:
     """For a tile in a bonus area read as a tile that never lies there: its best top-3 alternative that does
     (probability at least ``floor``, in the rule system's set), else None."""
     for code, p in _alternatives(piece):
         if p < floor or code == piece.code:
             continue
-        if bool(variant.has_jokers) if code == "jk" else (_set_aside(code, is_sanma) and in_set(code, variant)):
+        if bool(variant.has_jokers) if code == "jk" else (_set_aside(code, variant) and in_set(code, variant)):
             return code
     return None
 
 
-def sole_aside(variant, is_sanma: bool) -> str | None:
+def sole_aside(variant) -> str | None:
     """The one kind of tile that lies in a rule system's bonus areas, where it has only one (sanma: the North
     set aside), else None: there, a tile in a bonus area read as a kind that never lies there is that kind."""
     kinds = [c for c in KINDS if c not in ("bk", "none") and in_set(c, variant)
-             and (bool(variant.has_jokers) if c == "jk" else _set_aside(c, is_sanma))]
+             and (bool(variant.has_jokers) if c == "jk" else _set_aside(c, variant))]
     return kinds[0] if len(kinds) == 1 else None
 
 
@@ -193,10 +194,10 @@ def _counted(obs: TableObservation) -> Counter:
     return Counter(_plain(c) for c, _ in _placed(obs))
 
 
-def _fits_part(code: str, where: str, variant, is_sanma: bool) -> bool:
+def _fits_part(code: str, where: str, variant) -> bool:
     """Whether ``code`` can lie in part ``where`` of a seat (hand, discard, bonus, north, dora, centre)."""
     if where in ("bonus", "north"):
-        return bool(variant.has_jokers) if code == "jk" else _set_aside(code, is_sanma)
+        return bool(variant.has_jokers) if code == "jk" else _set_aside(code, variant)
     if where == "hand":
         return not _is_bonus(code)
     return not _is_bonus(code) and code != "jk"      # discards, dora indicators: never a bonus tile or Fei
@@ -208,7 +209,6 @@ def resolve_copies(obs: TableObservation, pieces: list[Piece], part: dict, varia
     than the set has (probability at least ``floor``); repeated while that helps. The observation's lists
     are changed in place; returns what was changed (index, read, now). An excess no alternative explains is
     left for :func:`check` to report."""
-    is_sanma = "kita" in variant.calls
     lists = {"hand": lambda s: s.hand, "discard": lambda s: s.discards, "bonus": lambda s: s.bonus,
              "north": lambda s: s.norths}
     changed: list[dict] = []
@@ -228,7 +228,7 @@ def resolve_copies(obs: TableObservation, pieces: list[Piece], part: dict, varia
             if s is None or mostly_backs(s.hand) or tops_only(s.hand, len(s.melds)):
                 continue
         alt = next((c for c, q in _alternatives(p) if q >= floor and _plain(c) != _plain(p.code)
-                    and in_set(c, variant) and _fits_part(c, where, variant, is_sanma)
+                    and in_set(c, variant) and _fits_part(c, where, variant)
                     and seen[_plain(c)] < variant.copies.get(_kind(c), 0)), None)
         if alt is None:
             continue
@@ -466,7 +466,7 @@ class _Group:
     meld: MeldObservation | None = None
 
 
-def _parse_row(row: list[Piece], tw: float, variant, players: int, is_sanma: bool, tile_h: float | None = None
+def _parse_row(row: list[Piece], tw: float, variant, players: int, tile_h: float | None = None
                ) -> tuple[list[Piece], list[_Group], list[Piece]]:
     """Split a row (left to right) into hand | melds | bonus. Returns (hand, meld groups, bonus pieces)."""
     n = len(row)
@@ -489,8 +489,8 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, is_sanma: boo
     def bonus_cost(p: Piece) -> float:
         if not p.face_up:
             return 8.0
-        if not _set_aside(p.code, is_sanma):
-            return 8.0 if bonus_reading(p, variant, is_sanma) is None else 2.0    # a bonus tile misread?
+        if not _set_aside(p.code, variant):
+            return 8.0 if bonus_reading(p, variant) is None else 2.0    # a bonus tile misread?
         return 3.0 if p.sideways else 0.0
 
     meld_cache: dict[tuple[int, int], tuple[float, MeldObservation] | None] = {}
@@ -505,7 +505,7 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, is_sanma: boo
         guessed = 0.0
         kinds = {_plain(c) for c in codes if not (c == "jk" and variant.has_jokers)}
         if not side and len(tiles) in (3, 4) and not any(p.back for p in tiles) and \
-                len(kinds) == 1 and not _set_aside(next(iter(kinds)), is_sanma):
+                len(kinds) == 1 and not _set_aside(next(iter(kinds)), variant):
             # a pong or kong of one kind (jokers standing in where the rules have them) whose sideways tile was
             # read upright (a blank white dragon shows no up, and a square-ish box hides which way it lies):
             # the tile whose shape is clearly the widest, else the one spaced from its neighbours as a
@@ -581,7 +581,7 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, is_sanma: boo
             if 0 < n_backs < len(hand):
                 hcost += 3.0
             size = len(hand) + 3 * len(groups)
-            if size not in (13, 14) and hand:
+            if size not in variant.hand_sizes and hand:
                 hcost += 1.5
             total = hcost + mcost + bcost
             if best is None or total < best[0] - 1e-9:
@@ -933,12 +933,11 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
     v = get_variant(variant) if isinstance(variant, str) else variant
     players = players or v.players
     detections, reread = read_in_set(detections, v)
-    # only the riichi rule systems reveal dora indicators (sanma.md); the other walls show no face-up tile
+    # only the rule systems with dora indicators show face-up tiles on the wall (sanma.md)
     pieces, zones, tw, th = locate_pieces(detections, calibration, players, zones, face_height,
-                                          discard_rows=v.name != "hong-kong", dora="riichi" in v.calls)
-    hk = v.name == "hong-kong"
-    is_sanma = "kita" in v.calls
-    sole = sole_aside(v, is_sanma)
+                                          discard_rows=v.keeps_discard_rows, dora=v.has_dora_indicators)
+    pooled = not v.keeps_discard_rows          # discards lie in one unordered pool in the centre
+    sole = sole_aside(v)
     # occupied positions: the sides with most hand/meld/discard tiles
     evidence = Counter(p.position for p in pieces if p.zone in ("outer", "discards") and p.position >= 0)
     if positions is not None:
@@ -967,8 +966,8 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
             dora_pieces.append(p)
         elif p.zone == "wall":
             part[p.index] = ("wall", p.position, None)
-        elif p.zone == "centre" or (hk and p.zone == "discards"):
-            if hk and p.face_up:
+        elif p.zone == "centre" or (pooled and p.zone == "discards"):
+            if pooled and p.face_up:
                 part[p.index] = ("centre", None, len(centre))
                 centre.append(p.code)
             elif p.face_up:
@@ -1025,7 +1024,7 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
             i = max(j, i + 1)
         for i in flip:
             row[i].turn = 0
-        hand, groups, bonus = _parse_row(row, tw, v, players, is_sanma, th)
+        hand, groups, bonus = _parse_row(row, tw, v, players, th)
         seat.hand = [p.code for p in hand]
         for i, p in enumerate(hand):
             part[p.index] = ("hand", k, i)
@@ -1049,16 +1048,16 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
             melds.append(m)
         seat.melds = melds
         for p in bonus:
-            if not _set_aside(p.code, is_sanma):
-                p.code = bonus_reading(p, v, is_sanma) or (
+            if not _set_aside(p.code, v):
+                p.code = bonus_reading(p, v) or (
                     sole if sole and p.confidence < SOLE_ASIDE_UNSURE else p.code)   # the bonus tile it likely is
-            if is_sanma and p.code == "4z":
+            if v.can_kita and p.code == "4z":
                 part[p.index] = ("north", k, len(seat.norths))
                 seat.norths.append(p.code)
             else:
                 part[p.index] = ("bonus", k, len(seat.bonus))
                 seat.bonus.append(p.code)
-        if not hk:
+        if not pooled:
             rows = _rows([p for p in pieces if p.position == k and p.zone == "discards" and p.face_up], th)
             flat = [p for r in rows for p in r]
             seat.discards = [p.code for p in flat]
@@ -1230,24 +1229,26 @@ def check(obs: TableObservation, variant) -> list[Problem]:
                 out.append(Problem("bad_meld", f"The group {' '.join(m.tiles)} in the melds of position {k} "
                                                "is no chow, "
                                    f"pong or kong of {v.name}.", k, list(m.tiles)))
-            elif m.type == "chow" and "chow" not in v.calls:
+            elif m.type == "chow" and not v.can_chow:
                 out.append(Problem("bad_meld", f"A chow ({' '.join(m.tiles)}) is shown by position {k}, but {v.name} "
                                    "never allows a chow from a discard.", k, list(m.tiles)))
             if not m.concealed and m.sideways is not None and m.source is None:
                 out.append(Problem("bad_source", f"The sideways tile of {' '.join(m.tiles)} (position {k}) points at "
                                    "a side where nobody sits.", k, list(m.tiles)))
-        if len(s.melds) > 4:
-            out.append(Problem("too_many_melds", f"Position {k} shows {len(s.melds)} melds; a hand has at most 4.", k))
+        if len(s.melds) > v.max_melds:
+            out.append(Problem("too_many_melds", f"Position {k} shows {len(s.melds)} melds; a hand has at most "
+                               f"{v.max_melds}.", k))
         bad = [c for c in s.discards if _is_bonus(c) or c == "jk"]
         if bad:
             out.append(Problem("bad_discard", f"{' '.join(bad)} among the discards of position {k}: bonus tiles "
                                "and Fei are never discarded into the row (a thrown Fei is sunk into the bonus area).",
                                k, bad))
-        if s.riichi is not None:
-            if "riichi" not in v.calls:
+        refusal = None if s.riichi is None else v.riichi_refusal(claimed_sets=any(not m.concealed for m in s.melds))
+        if refusal is not None:
+            if refusal == "no_riichi":
                 out.append(Problem("riichi", f"A sideways tile in the discards of position {k}, but {v.name} has no "
                                    "riichi.", k))
-            elif any(not m.concealed for m in s.melds):
+            else:
                 out.append(Problem("riichi", f"Position {k} shows a riichi tile but has an open meld; riichi needs a "
                                    "closed hand.", k))
         wrong = [c for c in s.bonus if not (_is_bonus(c) or (c == "jk" and v.has_jokers))]
@@ -1256,8 +1257,11 @@ def check(obs: TableObservation, variant) -> list[Problem]:
             msg = (f"North tile(s) set aside by position {k}, but only sanma sets Norths aside." if kind == "norths"
                    else f"{' '.join(wrong)} in the bonus area of position {k} is not a bonus tile.")
             out.append(Problem(kind, msg, k, wrong))
-    if kongs > 4:
-        out.append(Problem("too_many_kongs", f"{kongs} kongs are shown; a hand allows at most 4.", None))
+    # the table's kong limit is the engine's (the riichi family: four kans); where only the wall limits kongs,
+    # more of them than one hand can show is taken for a misreading
+    kong_limit = v.kong_limit if v.kong_limit is not None else v.max_melds
+    if kongs > kong_limit:
+        out.append(Problem("too_many_kongs", f"{kongs} kongs are shown; a hand allows at most {kong_limit}.", None))
     for u in obs.unplaced:
         out.append(Problem("unplaced", f"A {u['code']} lies where no tile belongs ({u['zone']} at "
                            f"{u['table_xy'][0]:.0f}, {u['table_xy'][1]:.0f} mm); it is left out.", u.get("position")))

@@ -151,7 +151,8 @@ def seat_view(state: TableState, seat: int, *, me: int, teaching: bool) -> dict[
     except ValueError as e:
         out["warnings"].append({"code": "HAND", "label": "Hand", "icon": "⚠", "text": str(e)})
         return out
-    if s.hand.tile_count == 13:
+    stage = v.hand_stage(s.hand.tile_count)
+    if stage == "waiting":
         for w in wait_labels(state, seat):
             item = {"tile": w.tile.code, "live": w.live, "label": w.label, "icon": LABEL_ICONS.get(w.label, ""),
                     "reason": w.reason}
@@ -164,7 +165,7 @@ def seat_view(state: TableState, seat: int, *, me: int, teaching: bool) -> dict[
                 out["warnings"].append(_warning("NO_YAKU" if w.label == "no yaku" else "BELOW", w.reason))
         seen = set()
         out["warnings"] = [w for w in out["warnings"] if not (w["text"] in seen or seen.add(w["text"]))]
-    elif s.hand.tile_count == 14 and seat == me:
+    elif stage == "discarding" and seat == me:
         options = discard_advice(hand, v, state.visible_tiles(seat))
         out["advice"] = [o.as_dict() for o in options]
     actions = legal_actions(state, seat)
@@ -312,7 +313,8 @@ def hand_spec(state: TableState, seat: int, tile: Tile, tsumo: bool) -> dict[str
 
 
 def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
-    """Shanten, waits (13 tiles) or discard advice (14 tiles) of a typed hand, as the CLI computes them."""
+    """Shanten, waits (a waiting hand: 13 tiles) or discard advice (a hand that must discard: 14 tiles) of a
+    typed hand, as the CLI computes them; the rule system says which size is which."""
     from .errors import get_str
 
     text = get_str(data, "hand", required=True, max_len=300)
@@ -326,13 +328,14 @@ def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
                            "concealed": [t.code for t in hand.concealed],
                            "melds": [_meld_view(m) for m in hand.melds]}
     out["shanten"] = shanten_result(hand, v)
-    if hand.tile_count == 13:
+    stage = v.hand_stage(hand.tile_count)
+    if stage == "waiting":
         out["waits"] = waits_result(hand, v, visible)["waits"]
-    elif hand.tile_count == 14:
+    elif stage == "discarding":
         out["advice"] = discard_result(hand, v, visible)["options"]
     else:
-        raise ApiError(f"a hand has 13 tiles (waits) or 14 (discard advice); {text!r} has {hand.tile_count}",
-                       field="hand")
+        raise ApiError(f"a hand has {v.hand_size} tiles (waits) or {v.full_hand_size} (discard advice); {text!r} "
+                       f"has {hand.tile_count}", field="hand")
     return out
 
 

@@ -159,7 +159,7 @@ def _spec(w: WinRecord, match: MatchState) -> HandSpec:
 
 
 def _instant_kinds(state: PlayState) -> bool:
-    return "sink_fei" in state.variant.calls
+    return state.variant.can_sink_fei   # the Fei rule system pays kongs, families and bites at once
 
 
 def _payout(kind: str, seat: int, match: MatchState, state: PlayState, discarder: int | None = None) -> list[Event]:

@@ -50,13 +50,13 @@ def shuffled_deal(variant_name: str, rng: random.Random, short_wall: int | None 
     for _ in range(v.players):
         tiles: list[Tile] = []
         bonus: list[Tile] = []
-        while len(tiles) < 13:
+        while len(tiles) < v.hand_size:
             t = pool.pop()
             (bonus if t.is_bonus else tiles).append(t)
         hands.append("".join(t.code for t in tiles) + (" | " + "".join(t.code for t in bonus) if bonus else ""))
     dead = int(v.options.get("dead_wall", v.dead_wall))
     dora: tuple[Tile, ...] = ()
-    if "riichi" in v.calls:
+    if v.has_dora_indicators:
         i = next(i for i, t in enumerate(pool) if t.is_playing)
         dora = (pool.pop(i),)
         pool.insert(0, dora[0])  # keep it at the bottom: it is a dead-wall tile, never drawn

@@ -384,12 +384,12 @@ def _four_kans_block(st: PlayState) -> None:
 
 
 def _abortive_reasons(st: PlayState) -> tuple[str, ...]:
-    return ("nine_terminals", "four_kans") if "riichi" in st.variant.calls else ()
+    return st.variant.abortive_draws
 
 
 def _instant(st: PlayState, what: str | Meld, seat: int) -> list[Payment]:
     """3 Kaki instant payouts (kongs, families, bites); nothing elsewhere."""
-    if "sink_fei" not in st.variant.calls:
+    if not st.variant.can_sink_fei:
         return []
     from ..scoring.three_kaki import instant_payout
 
@@ -499,7 +499,8 @@ def _draw_seat(st: PlayState, seat: int, what: str) -> PlayState:
         return st
     if st.phase == "own_turn":
         raise IllegalEvent("NOT_YOUR_DRAW" if seat != st.turn else "WRONG_PHASE",
-                           f"{_name(st, st.turn)} holds 14 tiles and must discard before anyone draws.")
+                           f"{_name(st, st.turn)} holds {st.variant.full_hand_size} tiles and must discard "
+                           "before anyone draws.")
     raise IllegalEvent("WRONG_PHASE", f"{_name(st, st.turn)}'s {st.declaration} is open to a win until "
                                       f"{_name(st, st.turn)} draws the replacement tile.")
 
@@ -585,7 +586,7 @@ def _on_bonus(st: PlayState, ev: BonusTile) -> PlayState:
 
 
 def _bonus_events(st: PlayState, bonus: Sequence[Tile], new: Tile) -> list[str]:
-    if "sink_fei" not in st.variant.calls:
+    if not st.variant.can_sink_fei:    # bonus families pay at once only in the Fei rule system (3 Kaki)
         return []
     from ..scoring.three_kaki import bonus_events
 
@@ -758,7 +759,7 @@ def _on_pass(st: PlayState, ev: Pass) -> PlayState:
 
 
 def _on_riichi_stick(st: PlayState, ev: RiichiStick) -> PlayState:
-    if "riichi" not in st.variant.calls:
+    if not st.variant.has_riichi:
         raise _fail("NOT_IN_RULES", action="riichi", variant=st.variant.title)
     if not st.seats[ev.seat].in_riichi:
         raise IllegalEvent("NOT_IN_RIICHI", f"{_name(st, ev.seat)} has not declared riichi (a discard with the "
@@ -769,7 +770,7 @@ def _on_riichi_stick(st: PlayState, ev: RiichiStick) -> PlayState:
 
 
 def _on_new_dora(st: PlayState, ev: NewDora) -> PlayState:
-    if "riichi" not in st.variant.calls:
+    if not st.variant.has_dora_indicators:
         raise _fail("NOT_IN_RULES", action="dora indicator", variant=st.variant.title)
     _in_set(st, ev.tile)
     if len(st.dora_indicators) >= 1 + st.kongs_made:
@@ -931,7 +932,7 @@ def is_tenpai(state: TableState, seat: int) -> bool:
 
     state.check_known(seat, "whether it is ready")
     s = state.seats[seat]
-    if s.hand.tile_count != 13:
+    if state.variant.hand_stage(s.hand.tile_count) != "waiting":
         return False
     return any(w.live > 0 for w in waits(TileHand(s.hand.concealed, s.hand.melds), state.variant))
 
@@ -940,8 +941,8 @@ def _on_exhaustive(st: PlayState, ev: ExhaustiveDraw) -> PlayState:
     if st.live_wall > 0:
         raise IllegalEvent("WALL_NOT_EMPTY", f"{st.live_wall} tile(s) are still in the live wall.")
     if st.phase not in ("claim_window", "turn_start"):
-        raise IllegalEvent("WRONG_PHASE", f"{_name(st, st.turn)} holds 14 tiles and must discard first; the hand "
-                                          "ends when the last discard passes.")
+        raise IllegalEvent("WRONG_PHASE", f"{_name(st, st.turn)} holds {st.variant.full_hand_size} tiles and must "
+                                          "discard first; the hand ends when the last discard passes.")
     if ev.tenpai is None:
         for i in st.hidden_seats:
             _reveal_first(st, i, "end the hand (or list the seats that are ready)")
@@ -958,7 +959,7 @@ def _on_exhaustive(st: PlayState, ev: ExhaustiveDraw) -> PlayState:
         tenpai = ev.tenpai
     nagashi: tuple[int, ...] = ()
     payments: list[Payment] = []
-    if "riichi" in st.variant.calls:
+    if st.variant.has_riichi:      # the riichi family pays at a draw (noten payments, nagashi mangan)
         from ..match.rules import mangan_tsumo, noten_payments
 
         if st.option("nagashi", False):

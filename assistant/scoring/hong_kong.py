@@ -750,7 +750,7 @@ def score(ctx: WinContext) -> ScoreResult:
     if ctx.win_tile.is_bonus:
         return _score_flower_win(ctx, opts)
     _check_flags(ctx)
-    validate_hand(ctx.hand, ctx.variant, sizes=(14,))
+    validate_hand(ctx.hand, ctx.variant, sizes=(ctx.variant.full_hand_size,))
     check_win_tile(ctx)
     bonus = _bonus_kinds(ctx, opts)
     decs = [d for d in decompositions(ctx.hand, ctx.variant)

@@ -347,7 +347,7 @@ def score(ctx: WinContext) -> ScoreResult:
     opts = K3POptions.from_context(ctx)
     check_win_context(ctx)
     _check(ctx)
-    validate_hand(ctx.hand, ctx.variant, sizes=(14,))
+    validate_hand(ctx.hand, ctx.variant, sizes=(ctx.variant.full_hand_size,))
     check_win_tile(ctx)
     # the table's options decide the shapes (k3p.special_hands adds seven pairs to the rule system)
     decs = decompositions(ctx.hand, ctx.variant.with_options(dict(ctx.options)))

@@ -646,7 +646,7 @@ def _validate(ctx: WinContext) -> None:
                 raise ValueError(f"seat {s}: hidden honour pung {kind_code(k)} is not an honour")
         visible.extend(t for m in shown.melds for t in m.tiles)
         visible.extend(t for t in shown.bonus if t.kind != JOKER)
-    validate_hand(hand, ctx.variant, sizes=(14,), visible=visible)
+    validate_hand(hand, ctx.variant, sizes=(ctx.variant.full_hand_size,), visible=visible)
     for t in hand.bonus:
         if not (t.is_bonus or t.kind == JOKER):
             raise ValueError(f"{t.code} cannot be in a 3 Kaki bonus area (flowers, seasons, animals, faces, "

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from ..tiles import JOKER, SUIT_BASE, kind_code, parse_tiles
 
@@ -16,6 +16,11 @@ CALLS = (
     "riichi", "kita", "sink_fei", "swap_fei", "nine_terminals",
 )
 SPECIAL_HANDS = ("seven_pairs", "thirteen_orphans")
+KONG_CALLS = ("open_kong", "closed_kong", "added_kong")
+# How a hand of play can end (``assistant.play.state.ENDINGS``) and why it can be aborted:
+ENDINGS = ("win", "exhaustive_draw", "abortive_draw", "false_win")
+ABORTIVE_DRAWS = ("nine_terminals", "four_kans")
+NORTH = 30
 # Small rule facts that differ between rule systems (read by the legality checks):
 RULE_FLAGS = (
     "kong_before_draw",  # a concealed kong may be declared at the start of the turn, before drawing (HK §3.1)
@@ -54,6 +59,21 @@ class RuleSystem:
     copies; ``red_fives`` says how many of those copies of a 5 are red. ``special_hands`` lists the
     non-standard complete shapes allowed by default; ``options`` holds every table option with its
     default (the ``[opt]`` values of the rules files).
+
+    What a rule system allows is asked through its *capabilities* (properties derived from the data:
+    ``calls``, ``copies``, ``hand_size``, ``discards_to_centre``), never by testing its name:
+
+    >>> from assistant.variants import variant_names, get_variant
+    >>> for v in map(get_variant, variant_names()):
+    ...     print(f"{v.name:10} {v.hand_sizes} melds<={v.max_melds} chow={v.can_chow:d} pong={v.can_pong:d} "
+    ...           f"kong={v.can_kong:d} kita={v.can_kita:d} fei={v.can_sink_fei:d}{v.can_swap_fei:d} "
+    ...           f"riichi={v.has_riichi:d} dora={v.has_dora_indicators:d} kongs<={v.kong_limit} "
+    ...           f"rows={v.keeps_discard_rows:d} aborts={v.abortive_draws}")
+    sanma      (13, 14) melds<=4 chow=0 pong=1 kong=1 kita=1 fei=00 riichi=1 dora=1 kongs<=4 rows=1 \
+aborts=('nine_terminals', 'four_kans')
+    korean-3p  (13, 14) melds<=4 chow=0 pong=1 kong=1 kita=0 fei=00 riichi=0 dora=0 kongs<=None rows=1 aborts=()
+    hong-kong  (13, 14) melds<=4 chow=1 pong=1 kong=1 kita=0 fei=00 riichi=0 dora=0 kongs<=None rows=0 aborts=()
+    three-kaki (13, 14) melds<=4 chow=1 pong=1 kong=1 kita=0 fei=11 riichi=0 dora=0 kongs<=None rows=1 aborts=()
     """
 
     name: str
@@ -65,6 +85,9 @@ class RuleSystem:
     calls: frozenset[str] = frozenset()
     special_hands: frozenset[str] = frozenset()
     dead_wall: int = 0
+    # discards go face up to the centre of the table, one unordered pool (hong-kong.md §3: "discard one tile
+    # face up to the centre"); otherwise each player keeps an ordered row of discards in front of them
+    discards_to_centre: bool = False
     jokers: JokerRules | None = None
     seat_winds: tuple[int, ...] = (27, 28, 29)
     min_value: int = 0
@@ -136,6 +159,151 @@ class RuleSystem:
     def thirteen_orphans_kinds(self) -> tuple[int, ...]:
         """Terminal and honour kinds in the set (thirteen orphans needs one of each)."""
         return tuple(k for k in self.playing_kinds if k >= 27 or k % 9 in (0, 8))
+
+    # --- capabilities: what the rules allow, as the rest of the program asks it ---------------
+    @property
+    def full_hand_size(self) -> int:
+        """Tiles a hand holds on its own turn, after the draw (``hand_size`` + 1), melds counting 3 each."""
+        return self.hand_size + 1
+
+    @property
+    def hand_sizes(self) -> tuple[int, int]:
+        """The sizes a hand can have (melds counting 3 each): waiting (``hand_size``) and about to discard
+        (``full_hand_size``)."""
+        return (self.hand_size, self.full_hand_size)
+
+    def hand_stage(self, tile_count: int) -> Literal["waiting", "discarding"] | None:
+        """What a hand of ``tile_count`` tiles (melds counting 3 each) is doing: ``"waiting"`` between its
+        turns (ask for its waits), ``"discarding"`` on its turn after the draw (ask for discard advice),
+        None for a size no hand has.
+
+        >>> from assistant.variants import SANMA
+        >>> [SANMA.hand_stage(n) for n in (12, 13, 14, 15)]
+        [None, 'waiting', 'discarding', None]
+        """
+        if tile_count == self.hand_size:
+            return "waiting"
+        if tile_count == self.full_hand_size:
+            return "discarding"
+        return None
+
+    @property
+    def max_melds(self) -> int:
+        """The most sets a hand can show: each takes three of its ``hand_size`` tiles (one tile is the wait)."""
+        return self.hand_size // 3
+
+    @property
+    def can_chow(self) -> bool:
+        """A chow may be claimed from the previous player's discard (pung-only rule systems have no chow)."""
+        return "chow" in self.calls
+
+    @property
+    def can_pong(self) -> bool:
+        """A pong may be claimed from any discard."""
+        return "pong" in self.calls
+
+    @property
+    def can_kong(self) -> bool:
+        """Kongs may be made (from a discard, concealed or added to a pong)."""
+        return any(c in self.calls for c in KONG_CALLS)
+
+    @property
+    def can_kita(self) -> bool:
+        """A North may be set aside into the bonus area for a replacement tile (kita): a 4z there is a
+        set-aside North, not a misplaced tile."""
+        return "kita" in self.calls
+
+    @property
+    def can_sink_fei(self) -> bool:
+        """A Fei (joker) may be sunk into the bonus area for a replacement tile."""
+        return "sink_fei" in self.calls
+
+    @property
+    def can_swap_fei(self) -> bool:
+        """A Fei standing in a shown set may be swapped for the real tile it stands for."""
+        return "swap_fei" in self.calls
+
+    @property
+    def sets_aside(self) -> tuple[int, ...]:
+        """Tile kinds that may lie in a bonus area: the set's bonus tiles, a set-aside North (kita), a sunk
+        Fei, in id order."""
+        extra = ((NORTH,) if self.can_kita else ()) + ((JOKER,) if self.can_sink_fei else ())
+        return tuple(sorted(self.bonus_kinds + extra))
+
+    @property
+    def has_riichi(self) -> bool:
+        """Riichi may be declared (a sideways discard); the riichi family also needs a yaku to win."""
+        return "riichi" in self.calls
+
+    @property
+    def has_dora_indicators(self) -> bool:
+        """Dora indicators lie face up on the dead wall: one from the deal and a new one with each kan (the
+        riichi family's; the other rule systems' walls show no face-up tile)."""
+        return self.has_riichi
+
+    @property
+    def kong_limit(self) -> int | None:
+        """The most kongs (kans) the whole table may make in one hand, or None where only the wall limits
+        them: the riichi family allows four (a fifth kan is refused; four by several players abort)."""
+        return 4 if self.has_riichi and self.can_kong else None
+
+    def riichi_refusal(self, *, claimed_sets: bool) -> str | None:
+        """Why a seat cannot be in riichi: ``"no_riichi"`` (the rules have none), ``"open_hand"`` (it shows a
+        set claimed from a discard: riichi needs a closed hand; concealed kongs keep it closed), else None.
+
+        >>> from assistant.variants import SANMA, HONG_KONG
+        >>> SANMA.riichi_refusal(claimed_sets=False), SANMA.riichi_refusal(claimed_sets=True)
+        (None, 'open_hand')
+        >>> HONG_KONG.riichi_refusal(claimed_sets=False)
+        'no_riichi'
+        """
+        if not self.has_riichi:
+            return "no_riichi"
+        return "open_hand" if claimed_sets else None
+
+    @property
+    def keeps_discard_rows(self) -> bool:
+        """Each player keeps an ordered row of discards (the order and a sideways riichi tile can be read);
+        False where discards go to one unordered pool in the centre (``discards_to_centre``)."""
+        return not self.discards_to_centre
+
+    @property
+    def abortive_draws(self) -> tuple[str, ...]:
+        """Why a hand may be aborted (:data:`ABORTIVE_DRAWS`): nine terminals where it is a call, four kans
+        where the table's kongs are limited (``kong_limit``)."""
+        return tuple(r for r in ABORTIVE_DRAWS if (r == "nine_terminals" and r in self.calls)
+                     or (r == "four_kans" and self.kong_limit is not None))
+
+    @property
+    def endings(self) -> tuple[str, ...]:
+        """How a hand may end (:data:`ENDINGS`): a win, an exhaustive draw, an abortive draw where the rules
+        have one (``abortive_draws``), a false win.
+
+        >>> from assistant.variants import SANMA, HONG_KONG
+        >>> SANMA.endings
+        ('win', 'exhaustive_draw', 'abortive_draw', 'false_win')
+        >>> HONG_KONG.endings
+        ('win', 'exhaustive_draw', 'false_win')
+        """
+        return tuple(e for e in ENDINGS if e != "abortive_draw" or self.abortive_draws)
+
+    def chow_shapes(self, kind: int) -> tuple[tuple[int, int], ...]:
+        """The pairs of kinds that make a chow with ``kind`` (lowest first: ``kind`` at the top, middle,
+        bottom of the run), within this set's ``chow_suits``; empty for honours, bonus tiles and suits
+        without all nine ranks. Says what shapes exist, not whether one may be claimed (``can_chow``):
+        concealed chows count in every rule system.
+
+        >>> from assistant.variants import SANMA, THREE_KAKI
+        >>> SANMA.chow_shapes(10), SANMA.chow_shapes(1), THREE_KAKI.chow_shapes(22), SANMA.chow_shapes(27)
+        (((9, 11), (11, 12)), (), (), ())
+        >>> [(a, b) for a, b in SANMA.chow_shapes(13)]
+        [(11, 12), (12, 14), (14, 15)]
+        """
+        suit = next((s for s in self.chow_suits if SUIT_BASE[s] <= kind < SUIT_BASE[s] + 9), None)
+        if suit is None:
+            return ()
+        rank = kind - SUIT_BASE[suit]
+        return tuple((kind + a, kind + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if 0 <= rank + a and rank + b <= 8)
 
     def with_options(self, overrides: Mapping[str, Any]) -> RuleSystem:
         """This rule system with table options changed (unknown keys raise ValueError).

@@ -12,6 +12,7 @@ HONG_KONG = RuleSystem(
     calls=frozenset({"chow", "pong", "open_kong", "closed_kong", "added_kong", "ron", "tsumo"}),
     special_hands=frozenset({"seven_pairs", "thirteen_orphans"}),
     dead_wall=14,
+    discards_to_centre=True,  # §3: "discard one tile face up to the centre"
     seat_winds=(27, 28, 29, 30),
     min_value=3,
     value_unit="faan",

@@ -132,7 +132,7 @@ def _check_context(ctx: WinContext, opts: SanmaOptions) -> int:
             raise ValueError(f"{m.format()}: in sanma a meld comes from 1 or 2 seats back")
     kita = _kita_count(ctx)
     visible = tuple(ctx.dora_indicators) + tuple(ctx.ura_indicators)
-    validate_hand(hand, ctx.variant, sizes=(14,), visible=visible)
+    validate_hand(hand, ctx.variant, sizes=(ctx.variant.full_hand_size,), visible=visible)
     if opts.red_fives:
         _check_reds(ctx, visible)
     norths = sum(1 for t in hand.all_tiles() + list(visible) if t.kind == NORTH)
