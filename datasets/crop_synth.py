@@ -699,7 +699,8 @@ def render_layout(rows: Sequence[Sequence[np.ndarray]], rng: np.random.Generator
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m datasets.crop_synth --out bank.npz --count N [--held-out] [--preview grid.png]``: a fixed
-    bank of made crops (x, y, kinds), e.g. the int8 calibration set of ``models.quantize``."""
+    bank of made crops (x, y, kinds; flip: upside down as cut, flip_known: whether that is knowable), e.g.
+    the int8 calibration set of ``models.quantize``."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m datasets.crop_synth", description=main.__doc__)
@@ -710,8 +711,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preview", help="also write a grid of the first 80 crops, labelled, to this PNG")
     args = ap.parse_args(argv)
     bank = FaceBank.cached(held_out=True, per_code=12, bonus_per_code=30) if args.held_out else FaceBank.cached()
-    x, y, _, _ = CropSynth(bank).batch(args.count, np.random.default_rng([args.seed, 99]))
-    np.savez(args.out, x=x, y=y.astype(np.int16), kinds=np.array(KINDS))
+    x, y, flip, known = CropSynth(bank).batch(args.count, np.random.default_rng([args.seed, 99]))
+    np.savez(args.out, x=x, y=y.astype(np.int16), kinds=np.array(KINDS), flip=flip, flip_known=known)
     if args.preview:
         tiles = []
         for i in range(min(80, len(x))):

@@ -91,7 +91,7 @@ def _read(rec, pics: list[LabelledPhoto], variant: str | None) -> dict:
 
 
 def eval_learning(rec_factory, root: Path = DEFAULT_ROOT, read: str = "valid", learn: int = 3,
-                  variant: str | None = "hong-kong", progress=print) -> dict:
+                  variant: str | None = "hong-kong", progress=print, network: bool | None = None) -> dict:
     """Per set: F1 (per photo, over the labelled regions), read right and recall of its ``read`` photos before and
     after learning its first ``learn`` train photos; whether the set's head was kept; seconds per photo learnt."""
     from vision import tilesets as T
@@ -116,13 +116,14 @@ def eval_learning(rec_factory, root: Path = DEFAULT_ROOT, read: str = "valid", l
                 for n in v["learn"]:
                     ph = by_name[n]
                     tiles = corrected_tiles(rec.recognize(ph.image, variant=variant).tiles, ph)
-                    reports.append(T.learn_from_json(name, ph.image, {"tiles": tiles}, rec, variant))
+                    reports.append(T.learn_from_json(name, ph.image, {"tiles": tiles}, rec, variant, network=network))
                 seconds = (time.perf_counter() - t0) / max(1, len(v["learn"]))
                 ts = T.TileSet.load(name)
                 rec.use_tileset(ts)
                 after = _read(rec, pics, variant)
                 out[g] = {"learnt": v["learn"], "read": v["read"], "before": before, "after": after,
-                          "kept": [bool(r.get("kept")) for r in reports], "seconds_per_photo": seconds}
+                          "kept": [bool(r.get("kept")) for r in reports], "seconds_per_photo": seconds,
+                          "adapts": sorted({r.get("adapts", "") for r in reports} - {""})}
                 if progress:
                     progress(f"{g}: F1 {before['f1']:.3f} -> {after['f1']:.3f} ({len(pics)} photos)")
         finally:
@@ -135,7 +136,7 @@ def eval_learning(rec_factory, root: Path = DEFAULT_ROOT, read: str = "valid", l
 
 def format_learning(r: dict, read: str) -> str:
     lines = [f"{'set':<14}{'photos':>7}{'tiles':>7}  {'F1 before':>9} {'after':>7}  {'read right':>10} {'after':>7}"
-             f"  heads kept  s/photo"]
+             f"  kept        s/photo"]
     worse = 0
     for g, v in r.items():
         b, a = v["before"], v["after"]
@@ -153,6 +154,7 @@ def format_learning(r: dict, read: str) -> str:
 
 def cmd_eval_learning(args: argparse.Namespace) -> int:
     from vision.inference import TileRecognizer
+    from vision.tilesets import TileSetError
 
     root = Path(args.data)
     if not (root / "classes.txt").is_file():
@@ -163,10 +165,45 @@ def cmd_eval_learning(args: argparse.Namespace) -> int:
         if not Path(p).is_file():
             print(f"error: {p} not found", file=sys.stderr)
             return 2
-    r = eval_learning(lambda: TileRecognizer(threads=args.threads, head=None, **paths), root, args.read, args.learn,
-                      args.variant or None, progress=None if args.json else print)
-    print(json.dumps(r) if args.json else format_learning(r, args.read))
+    network = {"auto": None, "network": True, "head": False}[args.adapt]
+    def reader():
+        return TileRecognizer(threads=args.threads, head=None, **paths)
+
+    try:
+        r = {} if args.rendered_only else eval_learning(reader, root, args.read, args.learn, args.variant or None,
+                                                        progress=None if args.json else print, network=network)
+    except TileSetError as exc:   # --adapt network where it cannot run here
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    rendered = None
+    if args.rendered or args.rendered_only:
+        from evaluation.sets import eval_enrollment
+
+        rendered = eval_enrollment(reader, network=network)
+    if args.json:
+        print(json.dumps({"sets": r, "rendered": rendered} if rendered is not None else r))
+        return 0
+    if r:
+        print(format_learning(r, args.read))
+    if rendered is not None:
+        print(format_rendered(rendered))
     return 0
+
+
+def format_rendered(r: dict) -> str:
+    """The held-out rendered styles (eval-models row (h)): per rule system, read right before/after enrolling."""
+    lines = [f"held-out rendered styles, one layout photo enrolled: {'rule system':<12}{'tiles':>6}  {'before':>7} "
+             f"{'after':>7}  kept  adapts   s/photo"]
+    for v, x in r.items():
+        if v == "all":
+            lines.append(f"{'':<52}{'all':<12}{x['tiles']:>6}  {100 * x['before']:>6.1f}% {100 * x['after']:>6.1f}%")
+            continue
+        if "before" not in x:
+            lines.append(f"{'':<52}{v:<12} error: {x.get('error')}")
+            continue
+        lines.append(f"{'':<52}{v:<12}{x['tiles']:>6}  {100 * x['before']:>6.1f}% {100 * x['after']:>6.1f}%  "
+                     f"{'yes' if x.get('kept') else 'no':<5} {x.get('adapts') or '-':<8}{x['enroll_seconds']:>6.1f}")
+    return "\n".join(lines)
 
 
 def register(sub) -> None:
@@ -178,5 +215,12 @@ def register(sub) -> None:
     p.add_argument("--detector", help="detector ONNX (default: the shipped one)")
     p.add_argument("--classifier", help="classifier ONNX (default: the shipped one)")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--adapt", choices=("auto", "network", "head"), default="auto",
+                   help="what learning adapts: the network's later stages (needs PyTorch), the last layer only, "
+                        "or the first where it can run (default)")
+    p.add_argument("--rendered", action="store_true",
+                   help="also the held-out rendered styles: per rule system a set enrolled from one layout photo "
+                        "(eval-models row (h)), read before and after")
+    p.add_argument("--rendered-only", action="store_true", help="only the held-out rendered styles")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_eval_learning)

@@ -184,9 +184,11 @@ class _OneSet:
         return self.inks[kind]
 
 
-def eval_enrollment(rec_factory, variants=ENROLL_VARIANTS, scenes_per_set: int = 3, seed: int = ENROLL_SEED) -> dict:
+def eval_enrollment(rec_factory, variants=ENROLL_VARIANTS, scenes_per_set: int = 3, seed: int = ENROLL_SEED,
+                    network: bool | None = None) -> dict:
     """Per rule system: a held-out-style set enrolled from one layout photo, then read in other photos of the
-    same set, before (no set, the rule system's kinds) and after (with the set)."""
+    same set, before (no set, the rule system's kinds) and after (with the set). ``network``: what enrolling
+    adapts (``vision.tilesets.learn``)."""
     from datasets.codes import TILE_CODES
     from datasets.crop_synth import BODIES, render_layout
     from vision import tilesets as T
@@ -210,7 +212,7 @@ def eval_enrollment(rec_factory, variants=ENROLL_VARIANTS, scenes_per_set: int =
                 photo, _ = render_layout(faces, rng, size=(1280, 960))
                 rec = rec_factory()
                 try:
-                    rep = T.enroll(f"eval-{variant}", photo, rec, variant)
+                    rep = T.enroll(f"eval-{variant}", photo, rec, variant, network=network)
                 except T.TileSetError as exc:
                     out[variant] = {"error": str(exc)}
                     continue
@@ -228,7 +230,8 @@ def eval_enrollment(rec_factory, variants=ENROLL_VARIANTS, scenes_per_set: int =
                         acc[2] += c
                 out[variant] = {"tiles": before[0], "before": before[2] / max(1, before[0]),
                                 "after": after[2] / max(1, after[0]), "found": after[1] / max(1, after[0]),
-                                "enroll_seconds": rep["seconds"],
+                                "enroll_seconds": rep["seconds"], "kept": bool(rep.get("kept")),
+                                "adapts": rep.get("adapts"),
                                 "layout_misread": rep["read_wrong_before"]}
         finally:
             if old is None:

@@ -20,15 +20,21 @@ import numpy as np
 
 
 def quantize_classifier(model: Path, bank: Path, out: Path, samples: int = 512, seed: int = 0) -> Path:
+    """``model`` quantised to ``out``, calibrated on ``samples`` crops of the crop bank ``bank`` (seeded)."""
+    with np.load(bank) as z:
+        crops = z["x"]
+    pick = np.random.default_rng(seed).choice(len(crops), min(samples, len(crops)), replace=False)
+    return quantize_crops(model, crops[pick], out)
+
+
+def quantize_crops(model: Path, crops: np.ndarray, out: Path) -> Path:
+    """``model`` (float ONNX classifier) quantised to int8 at ``out``, calibrated on ``crops`` (uint8 upright)."""
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
     from vision.geometry import to_input
 
-    with np.load(bank) as z:
-        crops = z["x"]
-    pick = np.random.default_rng(seed).choice(len(crops), min(samples, len(crops)), replace=False)
-    batches = [{"crops": to_input(crops[pick[i:i + 64]])} for i in range(0, len(pick), 64)]
+    batches = [{"crops": to_input(crops[i:i + 64])} for i in range(0, len(crops), 64)]
 
     class Reader(CalibrationDataReader):
         def __init__(self) -> None:

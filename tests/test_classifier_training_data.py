@@ -39,8 +39,9 @@ def test_the_two_tables_are_of_different_rule_systems_and_labelled_by_projection
 
 def test_warm_start_from_the_shipped_onnx_reads_as_onnxruntime_does():
     torch = pytest.importorskip("torch")
+    from models.classifier_onnx import load_onnx_weights
     from models.nets import TileClassifier
-    from models.train_classifier import freeze_norms, load_onnx_weights, to_tensor
+    from models.train_classifier import freeze_norms, to_tensor
     from vision.inference import TileRecognizer
 
     xs, ys = _crops(3)

@@ -189,7 +189,7 @@ def test_enroll_from_a_layout_photo_end_to_end(tmp_path, tileset_root):
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
     # adapted, or the built-in models read every tile of the photo right already (nothing to adapt)
-    assert rep["tiles"] == 29 and rep["seconds"] < 60
+    assert rep["tiles"] == 29 and rep["adapts"] in ("network", "last layer")
     assert rep["kept"] or rep["reason"] == "the built-in models already read these tiles right: nothing to adapt"
     ts = T.TileSet.load("mine")
     assert sorted(set(ts.codes) - {"none"}) == sorted(c for row in T.layout_rows("sanma") for c in row)
@@ -337,4 +337,4 @@ def test_a_lesson_is_judged_on_generic_examples_of_every_kind_too(tmp_path):
     ts = T.TileSet(name="blue7")
     rep = T.learn(ts, _crops((225, 0, 0), 8, rng), ["7z"] * 8, reader, steps=300)
     assert not rep["kept"] and rep["generic_before"] == 1.0 and rep["generic_after"] < 0.99
-    assert rep["reason"].startswith("the new head read the generic examples of other kinds worse")
+    assert rep["reason"].startswith("the adapted model read the generic examples of other kinds worse")

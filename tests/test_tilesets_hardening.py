@@ -161,7 +161,7 @@ def test_a_refused_heads_examples_are_not_kept(monkeypatch):
     monkeypatch.setattr(H, "train_head", lambda *a, **k: bad)
     rep = T.learn(ts, _crops(8, seed=2), ["7z"] * 8, Features())
     assert not rep["kept"] and rep["examples"] == 8
-    assert rep["reason"] == "the new head did not read the held-back or new examples better than the built-in " \
+    assert rep["reason"] == "the adapted model did not read the held-back or new examples better than the built-in " \
         "models, or read earlier ones worse: neither it nor the new examples were kept"
     again = T.TileSet.load("home")
     assert again.codes == ["1z"] * 8 and [h["kept"] for h in again.history] == [True, False]

@@ -189,8 +189,9 @@ def test_the_set_list_reads_no_example(client, monkeypatch):
     history = [{"time": 1, "source": "layout photo", "added": 30, "kept": True, "held_back": 0,
                 "accuracy_before": None, "accuracy_after": None}]
     assert r.get_json()["sets"] == [
-        {"name": "big", "variant": "sanma", "examples": 30, "kinds": 2, "adapted": False, "history": history},
-        {"name": "other", "variant": "hong-kong", "examples": 4, "kinds": 2, "adapted": False,
+        {"name": "big", "variant": "sanma", "examples": 30, "kinds": 2, "adapted": False, "network": False,
+         "history": history},
+        {"name": "other", "variant": "hong-kong", "examples": 4, "kinds": 2, "adapted": False, "network": False,
          "history": [{**history[0], "added": 4}]}]
     assert r.get_json()["damaged"] == []
 

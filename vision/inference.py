@@ -284,6 +284,22 @@ def _session(path: Path, threads: int):
     return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
 
 
+def _network_session(data: bytes, threads: int, name: str):
+    """A session of a tile set's adapted classifier (ONNX bytes); ValueError naming the set when it is none."""
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    try:
+        sess = ort.InferenceSession(data, so, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own kinds for a damaged file
+        raise ValueError(f"tile set {name!r}: its adapted classifier cannot be loaded ({exc})"[:300]) from None
+    if {o.name for o in sess.get_outputs()} < {"kind_logits", "flip_logit"}:
+        raise ValueError(f"tile set {name!r}: its adapted classifier has not the classifier's outputs")
+    return sess
+
+
 #: The detector's centre-score threshold. A box it scores below WEAK_SCORE whose best reading is below
 #: WEAK_CONFIDENCE is taken for "not a tile" (drop_weak). Chosen on real-scenes *valid* and 20 textured frames
 #: with no tile that the evaluation does not use (python -m evaluation.threshold, 2026-12-02): against no such
@@ -384,6 +400,8 @@ class TileRecognizer:
                  fill_rows: bool = True, tileset=None, turns: bool = True, closeups: bool = True):
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
+        self._base_cls = self.cls   # the classifier file's own session (a tile set's network replaces self.cls)
+        self._threads = threads
         self.cls_path = str(classifier)
         self.head = None  # a finetuned kind head (weight [56, F], bias [56]) replacing the shipped one
         self._has_features = any(o.name == "features" for o in self.cls.get_outputs())
@@ -393,7 +411,8 @@ class TileRecognizer:
             self.head = load_head() if self._has_features else None
         elif head is not None:
             self.head = head
-        self.tileset = None      # a vision.tilesets.TileSet: its adapted head and its kinds
+        self._base_head = self.head
+        self.tileset = None      # a vision.tilesets.TileSet: its adapted model and its kinds
         self._set_mask = None
         if tileset is not None:
             self.use_tileset(tileset)
@@ -410,20 +429,26 @@ class TileRecognizer:
         self.lock = threading.Lock()   # one frame in the sessions at a time (callers that share it take it)
 
     def use_tileset(self, tileset) -> None:
-        """Read with a tile set (``vision.tilesets.TileSet``, or None for none): its adapted kind head, when it
-        was trained on this classifier, replaces the shipped one, and only the set's kinds are read."""
+        """Read with a tile set (``vision.tilesets.TileSet``, or None for none): its adapted classifier (or its
+        adapted kind head), when it was adapted from this classifier, replaces the shipped one, and only the
+        set's kinds are read. ValueError when the set's classifier cannot be loaded."""
         self.tileset = tileset
         self._set_mask = None
+        self.cls, self.head = self._base_cls, self._base_head
         if tileset is None:
             return
         if self._has_features:
             from .heads import shipped_head
 
             try:
-                head = tileset.head_for(shipped_head(Path(self.cls_path).parent))
+                shipped = shipped_head(Path(self.cls_path).parent)
             except OSError:
-                head = None
-            if head is not None:
+                shipped = None
+            network = tileset.network_for(shipped) if shipped is not None else None
+            head = tileset.head_for(shipped) if shipped is not None else None
+            if network is not None:
+                self.cls, self.head = _network_session(network, self._threads, tileset.name), None
+            elif head is not None:
                 self.head = head
         self._set_mask = tileset.kind_mask()
 
@@ -596,7 +621,7 @@ class TileRecognizer:
         if not self._has_features:
             raise ValueError("this classifier model has no 'features' output; "
                              "re-export it with models.train_classifier")
-        return self.cls.run(["features"], {"crops": G.to_input(crops)})[0]
+        return self._base_cls.run(["features"], {"crops": G.to_input(crops)})[0]
 
     def complete_rows(self, image: np.ndarray, boxes: dict[str, np.ndarray], probs: np.ndarray, flip: np.ndarray,
                       variant: str | None = None):

@@ -142,11 +142,14 @@ def cmd_tileset(args: argparse.Namespace) -> int:
     if res.get("generic_before") is not None and res.get("generic_after") is not None:
         print(f"  generic examples of every kind read right: {res['generic_before']:.0%} with the built-in models "
               f"-> {res['generic_after']:.0%} adapted")
+    if res.get("note"):
+        print(f"  note: {res['note']}")
     if res["kept"]:
-        print("  adapted: detect, analyze and serve read better with --tileset "
+        what = "its network" if res.get("adapts") == "network" else "its last layer"
+        print(f"  adapted ({what}): detect, analyze and serve read better with --tileset "
               f"{res['set']} (or `mahjong-assistant tileset use {res['set']}`)")
     else:
-        print(f"  not adapted: {res.get('reason', 'the new head read the held-back or earlier examples worse')}")
+        print(f"  not adapted: {res.get('reason', 'the adapted model read the held-back or earlier examples worse')}")
     return 0
 
 

@@ -144,10 +144,12 @@ def list_sets():
     except ValueError as e:
         raise ApiError(str(e), field="variant") from None
     good, damaged = T.summaries()   # from each set's summary: no example is read
-    sets = [{k: info[k] for k in ("name", "variant", "examples", "kinds", "adapted", "history")} for info in good]
+    sets = [{k: info[k] for k in ("name", "variant", "examples", "kinds", "adapted", "network", "history")}
+            for info in good]
     feed = hub.feed
     return jsonify({"sets": sets, "damaged": damaged, "active": T.active_name(), "variant": variant,
-                    "layout": rows, "reads_tiles": feed.recognizer() is not None, "last_lesson": _teacher().last})
+                    "layout": rows, "reads_tiles": feed.recognizer() is not None, "last_lesson": _teacher().last,
+                    "adapting": T.adapting()})
 
 
 @bp.post("/api/tilesets/active")

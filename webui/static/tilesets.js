@@ -16,11 +16,13 @@ async function load() {
   document.getElementById("sets-note").textContent = r.sets.length ? (r.reads_tiles ? "" :
     "The demo table is read with the built-in models; your set applies to a camera (serve --source).") :
     "No set yet: enroll one above.";
+  document.getElementById("adapt-note").textContent = r.adapting && !r.adapting.network ? r.adapting.note : "";
   for (const s of r.sets) {
     const active = s.name === r.active;
     const last = s.history.length ? s.history[s.history.length - 1] : null;
     list.append(el("li", {},
-      el("strong", { text: s.name }), ` — ${s.examples} examples of ${s.kinds} kinds` + (s.variant ? `, ${s.variant}` : ""),
+      el("strong", { text: s.name }), ` — ${s.examples} examples of ${s.kinds} kinds` + (s.variant ? `, ${s.variant}` : "") +
+        (s.network ? "; reads with its own adapted network" : s.adapted ? "; reads with its own adapted last layer" : ""),
       last ? el("span", { class: "muted", text: ` (last: ${last.source}, +${last.added})` }) : null, " ",
       active ? el("span", { class: "badge", text: "in use" }) :
         el("button", { type: "button", class: "secondary", onclick: () => choose(s.name), text: `Use ${s.name}` })));
