@@ -400,6 +400,7 @@ class TileRecognizer:
                  fill_rows: bool = True, tileset=None, turns: bool = True, closeups: bool = True):
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
+        self.lock = threading.Lock()   # one frame in the sessions at a time (callers that share it take it)
         self._base_cls = self.cls   # the classifier file's own session (a tile set's network replaces self.cls)
         self._threads = threads
         self.cls_path = str(classifier)
@@ -426,31 +427,29 @@ class TileRecognizer:
         self.weak_confidence = weak_confidence
         self.nms_iou = nms_iou
         self.min_confidence = min_confidence
-        self.lock = threading.Lock()   # one frame in the sessions at a time (callers that share it take it)
 
     def use_tileset(self, tileset) -> None:
         """Read with a tile set (``vision.tilesets.TileSet``, or None for none): its adapted classifier (or its
         adapted kind head), when it was adapted from this classifier, replaces the shipped one, and only the
         set's kinds are read. ValueError when the set's classifier cannot be loaded."""
-        self.tileset = tileset
-        self._set_mask = None
-        self.cls, self.head = self._base_cls, self._base_head
-        if tileset is None:
-            return
-        if self._has_features:
-            from .heads import shipped_head
+        cls, head, mask = self._base_cls, self._base_head, None
+        if tileset is not None:
+            if self._has_features:
+                from .heads import shipped_head
 
-            try:
-                shipped = shipped_head(Path(self.cls_path).parent)
-            except OSError:
-                shipped = None
-            network = tileset.network_for(shipped) if shipped is not None else None
-            head = tileset.head_for(shipped) if shipped is not None else None
-            if network is not None:
-                self.cls, self.head = _network_session(network, self._threads, tileset.name), None
-            elif head is not None:
-                self.head = head
-        self._set_mask = tileset.kind_mask()
+                try:
+                    shipped = shipped_head(Path(self.cls_path).parent)
+                except OSError:
+                    shipped = None
+                network = tileset.network_for(shipped) if shipped is not None else None
+                set_head = tileset.head_for(shipped) if shipped is not None else None
+                if network is not None:
+                    cls, head = _network_session(network, self._threads, tileset.name), None
+                elif set_head is not None:
+                    head = set_head
+            mask = tileset.kind_mask()
+        with self.lock:   # between two frames of a pipeline that shares this recogniser
+            self.tileset, self.cls, self.head, self._set_mask = tileset, cls, head, mask
 
     # -- the two stages, usable separately -------------------------------------------------------
     def scales_for(self, size: tuple[int, int]) -> tuple[int, ...]:
