@@ -118,14 +118,18 @@ class SetAdapter:
 
     def kinds_of(self, model, mid, mask: np.ndarray | None) -> np.ndarray:
         """The kind each activation is read as (argmax over the ``mask``'s kinds)."""
+        return self.probabilities(model, mid, mask).argmax(1)
+
+    def probabilities(self, model, mid, mask: np.ndarray | None) -> np.ndarray:
+        """[N, kinds] probabilities of activations at the cut (0 outside the ``mask``'s kinds)."""
         import torch
+
+        from vision.geometry import softmax
 
         model.eval()
         with torch.no_grad():
-            logits = self.late(model, mid)[0].numpy()
-        if mask is not None:
-            logits = np.where(mask[None], logits, -1e9)
-        return logits.argmax(1)
+            logits = self.late(model, mid)[0].numpy().astype(np.float64)
+        return softmax(np.where(mask[None], logits, -1e9) if mask is not None else logits, 1)
 
     def accuracy(self, model, mid, labels: np.ndarray, mask: np.ndarray | None) -> float:
         if not len(labels):

@@ -338,3 +338,67 @@ def test_a_lesson_is_judged_on_generic_examples_of_every_kind_too(tmp_path):
     rep = T.learn(ts, _crops((225, 0, 0), 8, rng), ["7z"] * 8, reader, steps=300)
     assert not rep["kept"] and rep["generic_before"] == 1.0 and rep["generic_after"] < 0.99
     assert rep["reason"].startswith("the adapted model read the generic examples of other kinds worse")
+
+
+class _Reads(T._Learner):
+    """A learner whose models are tables: crop value (its first pixel) -> kind index read surely."""
+
+    def __init__(self, labels, crops, shipped, fitted):
+        self.labels, self.crops, self.shipped, self.current, self.fitted = labels, crops, shipped, shipped, fitted
+        self.what = "network"
+
+    def fit(self, idx):
+        return self.fitted
+
+    def crops_of(self, idx):
+        return self.crops[idx]
+
+    def probabilities(self, model, crops):
+        from vision.inference import KINDS
+
+        p = np.full((len(crops), len(KINDS)), 0.001)
+        for i, c in enumerate(crops):
+            p[i, model[int(c[0, 0, 0])]] = 1.0
+        return p / p.sum(1, keepdims=True)
+
+    def accuracy(self, model, idx):
+        return float(np.mean(self.probabilities(model, self.crops[idx]).argmax(1) == self.labels[idx])) \
+            if len(idx) else float("nan")
+
+    def generic(self, model):
+        return float("nan")
+
+
+def _value_crops(values):
+    out = np.zeros((len(values), 96, 72, 3), np.uint8)
+    out[:, 0, 0, 0] = values
+    out[:, 1, 1, 1] = np.arange(len(values))   # each crop its own (a set takes the same crop once)
+    return out
+
+
+def test_a_lesson_that_reads_the_sets_other_tiles_otherwise_is_refused(monkeypatch):
+    # a correction of two tiles (value 1, read 5s by the shipped models) as 4f: a model that reads them 4f and
+    # also turns the frame's other tiles (values 2 and 3: 1f and 2f, read surely) into 4f is refused, one that
+    # leaves them is kept; the tiles read as a kind the lesson is about (5s, 4f) are not held against it
+    from vision.inference import KINDS
+
+    k = KINDS.index
+    shipped = {1: k("5s"), 2: k("1f"), 3: k("2f"), 4: k("5s")}
+    labels = np.array([k("4f"), k("4f")])
+    lesson = _value_crops([1, 1])
+    context = _value_crops([2, 2, 3, 3, 4])
+    harmful = _Reads(labels, lesson, shipped, {1: k("4f"), 2: k("4f"), 3: k("2f"), 4: k("4f")})
+    sure = T._sure_context(harmful, context, np.arange(2))
+    assert sure[1].tolist() == [k("1f"), k("1f"), k("2f"), k("2f")]    # value 4 (read 5s) left out
+    ok, _, fig = T._guarded_fit(harmful, np.arange(2), np.zeros(0, int), np.arange(2), 0, sure)
+    assert not ok and fig["other_tiles"] == 4 and fig["other_tiles_after"] == 0.5 and not fig["context_ok"]
+    assert fig["examples_ok"]   # right corrections, too few of them: kept for the next lesson, the model is not
+    monkeypatch.setattr(T, "_learner", lambda *a, **kw: harmful)
+    rep = T.learn(T.TileSet(name="frame", variant="hong-kong"), lesson, ["4f", "4f"], None, context=context)
+    assert not rep["kept"] and rep["examples"] == 2 and rep["reason"] == (
+        "the adapted model read 50 % of the set's other tiles on the photo otherwise than the built-in models read "
+        "them surely: the examples were kept (the next lesson learns from them too), the model was not")
+    assert T.TileSet.load("frame").codes == ["4f", "4f"] and T.TileSet.load("frame").network is None
+    good = _Reads(labels, lesson, shipped, {1: k("4f"), 2: k("1f"), 3: k("2f"), 4: k("4f")})
+    ok, _, fig = T._guarded_fit(good, np.arange(2), np.zeros(0, int), np.arange(2), 0, sure)
+    assert ok and fig["other_tiles_after"] == 1.0

@@ -61,6 +61,9 @@ MAX_LESSON = 500      # new examples one lesson takes at most
 MAX_BOXES = 400       # boxes a tiles file (`tileset learn`) may give for one photo (a full table is about 150)
 MIN_BOX_SIDE = 4.0    # pixels: a box narrower than this is no tile's
 MAX_TRAIN = 512       # examples a head is trained on at most (with VIEWS views each)
+MAX_CONTEXT = 200     # the set's other tiles (of the corrected frame or photo) a lesson is checked on
+SURE = 0.9            # a reading of the shipped models this sure is taken as right for that check
+CONTEXT_SLACK = 0.02  # an adapted model may read at most this share of those other tiles otherwise
 MAX_NETWORK_BYTES = 20_000_000   # an adapted classifier file larger than this is no set's (the int8 one: ~0.6 MB)
 FEATURE_BATCH = 256   # crops whose features are computed at once
 RESERVED = ("active", "active.tmp", "none")   # names of the tile-set folder's own files and of "no set"
@@ -808,11 +811,14 @@ def _finite(report: dict) -> dict:
 
 
 def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, source: str = "photo",
-          holdout: float = 0.25, seed: int = 0, steps: int = 200, network: bool | None = None) -> dict:
+          holdout: float = 0.25, seed: int = 0, steps: int = 200, network: bool | None = None,
+          context: np.ndarray | None = None) -> dict:
     """Add examples to ``ts`` and adapt its model (see the module's doc): the network's later stages where
     PyTorch is installed (``network`` None; True insists, False adapts the last layer only), else its last layer.
     Returns a report: examples added, what adapts (``adapts``), held-back accuracy before/after (None when
-    nothing was held back), the generic examples' before/after, whether the new model was kept, seconds
+    nothing was held back), the generic examples' before/after, ``context``: crops of the set's other tiles
+    (the rest of the corrected frame or photo, unlabelled: those the shipped models read surely must read the
+    same after, :data:`CONTEXT_SLACK` aside), whether the new model was kept, seconds
     taken. Saves the set; the examples of a lesson whose model is not kept are not kept either. Call it holding
     the set's lock (:func:`locked`) from loading ``ts`` on."""
     from .inference import KINDS
@@ -864,21 +870,22 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
     report["adapts"] = learner.what
     if learner.note:
         report["note"] = learner.note
-    ok, model, figures = _guarded_fit(learner, train_idx, hold, new_idx, old_n)
+    sure_crops, sure_kinds = _sure_context(learner, context, new_idx)
+    ok, model, figures = _guarded_fit(learner, train_idx, hold, new_idx, old_n, (sure_crops, sure_kinds))
     report.update(figures, held_back=int(len(hold)), kept=bool(ok))
     if ok:
         learner.keep(ts, model)
     elif figures["nothing_to_gain"]:   # right examples (the shipped models read them so): kept, the model is not
         report.update(reason="the built-in models already read these tiles right: nothing to adapt")
-    elif figures["no_worse"]:   # examples that read no worse: kept for the next lesson, the model is not
-        report.update(reason="the adapted model read the held-back examples no better than the built-in models: "
-                      "the examples were kept (the next lesson learns from them too), the model was not")
+    elif figures["examples_ok"]:   # right examples: kept for the next lesson, the model is not
+        why = ("read the held-back examples no better than the built-in models" if figures["context_ok"] else
+               f"read {100 * (1 - figures['other_tiles_after']):.0f} % of the set's other tiles on the photo "
+               "otherwise than the built-in models read them surely")
+        report.update(reason=f"the adapted model {why}: the examples were kept (the next lesson learns from them "
+                      "too), the model was not")
     else:   # nor are its examples: wrong labels (a flood of bad corrections) must not stay in the set
         ts.crops, ts.codes, ts.added = kept_examples
-        report.update(examples=len(ts.codes), reason="the adapted model did not read the held-back or new examples "
-                      "better than the built-in models, or read earlier ones worse: neither it nor the new examples "
-                      "were kept" if figures["generic_ok"] else "the adapted model read the generic examples of other "
-                      "kinds worse than the built-in models: neither it nor the new examples were kept")
+        report.update(examples=len(ts.codes), reason=_refusal(figures))
     before_hold, after_hold = figures["accuracy_before"], figures["accuracy_after"]
     ts.history.append({"time": round(time.time()), "source": source, "added": len(codes), "kept": bool(ok),
                        "held_back": int(len(hold)), "adapts": learner.what,
@@ -899,8 +906,36 @@ def adapting() -> dict:
     return {"network": ok, "note": "" if ok else adapt_set.MISSING}
 
 
-def _guarded_fit(learner: _Learner, train_idx: np.ndarray, hold: np.ndarray, new_idx: np.ndarray, old_n: int
-                 ) -> tuple[bool, object, dict]:
+def _refusal(figures: dict) -> str:
+    """Why a lesson's model (and its examples) were not kept, in a user's words."""
+    if not figures["generic_ok"]:
+        why = "read the generic examples of other kinds worse than the built-in models"
+    else:
+        why = ("did not read the held-back or new examples better than the built-in models, or read earlier ones "
+               "worse")
+    return f"the adapted model {why}: neither it nor the new examples were kept"
+
+
+def _sure_context(learner: _Learner, context: np.ndarray | None, new_idx: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The set's other tiles (``context`` crops) the shipped models read surely, with those readings; kinds the
+    lesson is about (its codes, and what the shipped models read its examples as) are left out: an adapted
+    model is meant to read those otherwise."""
+    if context is None or not len(context):
+        return np.zeros((0, 96, 72, 3), np.uint8), np.zeros(0, np.int64)
+    from .inference import KINDS
+
+    context = np.asarray(context, np.uint8).reshape(-1, 96, 72, 3)[:MAX_CONTEXT]
+    probs = learner.probabilities(learner.shipped, context)
+    kinds, conf = probs.argmax(1), probs.max(1)
+    lesson = set(learner.labels[new_idx].tolist())
+    lesson |= set(learner.probabilities(learner.shipped, learner.crops_of(new_idx)).argmax(1).tolist())
+    sure = (conf >= SURE) & (kinds != KINDS.index("none")) & ~np.isin(kinds, sorted(lesson))
+    return context[sure], kinds[sure]
+
+
+def _guarded_fit(learner: _Learner, train_idx: np.ndarray, hold: np.ndarray, new_idx: np.ndarray, old_n: int,
+                 context: tuple[np.ndarray, np.ndarray]) -> tuple[bool, object, dict]:
     """Fit ``learner``'s model and judge it (the guard). Kept only when it reads the lesson's held-back examples
     better than the shipped models (a lesson too small to hold any back: its examples as a whole) and no worse
     than the model in use, the earlier examples no worse and the generic examples at most :data:`GENERIC_SLACK`
@@ -916,24 +951,35 @@ def _guarded_fit(learner: _Learner, train_idx: np.ndarray, hold: np.ndarray, new
     after_new = learner.accuracy(model, new_idx)
     generic_before, generic_after = learner.generic(learner.shipped), learner.generic(model)
     generic_ok = not generic_after < generic_before - GENERIC_SLACK
+
+    def context_read(m) -> float:   # the set's other tiles read as the shipped models read them surely
+        return float(np.mean(learner.probabilities(m, context[0]).argmax(1) == context[1])) if len(context[1]) \
+            else float("nan")
+
+    context_after = context_read(model)
+    context_ok = not context_after < 1.0 - CONTEXT_SLACK
     nothing_to_gain = shipped_new >= 1.0
     earlier_ok = not old_n or after_old >= before_old
     if len(hold):   # better than the shipped models on examples it never saw, no worse than the model in use
         gained = after_hold > shipped_hold and after_hold >= before_hold
-        no_worse = after_hold >= shipped_hold and generic_ok and earlier_ok
     else:           # a lesson too small to hold any back (a correction or two on the page)
         gained = after_new > shipped_new
-        no_worse = False
-    ok = gained and generic_ok and not nothing_to_gain and earlier_ok
+    # the examples themselves are right ones to keep unless the model they taught read held-back, generic or
+    # earlier examples worse (a flood of wrong corrections); the set's other tiles read otherwise says the
+    # lesson was too small, not that it was wrong
+    examples_ok = generic_ok and earlier_ok and (not len(hold) or after_hold >= shipped_hold)
+    ok = gained and generic_ok and context_ok and not nothing_to_gain and earlier_ok
     if ok and len(hold):
         model = learner.fit(np.arange(len(learner.labels)))   # the check passed: train on everything
         after_all_old = learner.accuracy(model, old)
-        generic_after = learner.generic(model)
-        ok = (not old_n or after_all_old >= before_old) and not generic_after < generic_before - GENERIC_SLACK
+        generic_after, context_after = learner.generic(model), context_read(model)
+        ok = (not old_n or after_all_old >= before_old) and not generic_after < generic_before - GENERIC_SLACK \
+            and not context_after < 1.0 - CONTEXT_SLACK
     return ok, model, {"accuracy_before": before_hold, "accuracy_after": after_hold, "earlier_before": before_old,
                        "earlier_after": after_old, "shipped_before": shipped_hold, "generic_before": generic_before,
-                       "generic_after": generic_after, "generic_ok": generic_ok, "nothing_to_gain": nothing_to_gain,
-                       "no_worse": no_worse}
+                       "generic_after": generic_after, "generic_ok": generic_ok, "context_ok": context_ok,
+                       "nothing_to_gain": nothing_to_gain, "examples_ok": examples_ok,
+                       "other_tiles": int(len(context[1])), "other_tiles_after": context_after}
 
 
 class _Learner:
@@ -952,6 +998,11 @@ class _Learner:
     def fit(self, idx: np.ndarray): ...
 
     def accuracy(self, model, idx: np.ndarray) -> float: ...
+
+    def probabilities(self, model, crops: np.ndarray) -> np.ndarray: ...
+
+    def crops_of(self, idx: np.ndarray) -> np.ndarray:
+        return self.ts.crops[idx]
 
     def generic(self, model) -> float: ...
 
@@ -1023,6 +1074,10 @@ class _HeadLearner(_Learner):
     def accuracy(self, model, idx: np.ndarray) -> float:
         return _accuracy(model, self.feats[idx], self.labels[idx], self.mask)
 
+    def probabilities(self, model, crops: np.ndarray) -> np.ndarray:
+        logits = (_features(self.recognizer, crops) @ model["weight"].T + model["bias"]).astype(np.float64)
+        return _softmax(logits, self.mask)
+
     def generic(self, model) -> float:
         if self.replay is None:
             return float("nan")
@@ -1079,6 +1134,11 @@ class _NetworkLearner(_Learner):
             return model.accuracy(self.ts.crops[idx], self.labels[idx], self.mask)
         return self.adapter.accuracy(model, self.mid[idx], self.labels[idx], self.mask)
 
+    def probabilities(self, model, crops: np.ndarray) -> np.ndarray:
+        if isinstance(model, _OnnxModel):
+            return _softmax(model.logits(crops), self.mask)
+        return self.adapter.probabilities(model, self.adapter.early(crops), self.mask)
+
     def generic(self, model) -> float:
         if isinstance(model, _OnnxModel):   # the set's model in use: its replay figure was taken when kept
             return float("nan")
@@ -1098,14 +1158,19 @@ class _OnnxModel:
 
         self.session = ort.InferenceSession(data, providers=["CPUExecutionProvider"])
 
+    def logits(self, crops: np.ndarray) -> np.ndarray:
+        return np.concatenate([self.session.run(["kind_logits"], {"crops": G.to_input(crops[i:i + 256])})[0]
+                               for i in range(0, len(crops), 256)]).astype(np.float64)
+
     def accuracy(self, crops: np.ndarray, labels: np.ndarray, mask: np.ndarray | None) -> float:
         if not len(labels):
             return float("nan")
-        logits = np.concatenate([self.session.run(["kind_logits"], {"crops": G.to_input(crops[i:i + 256])})[0]
-                                 for i in range(0, len(crops), 256)])
-        if mask is not None:
-            logits = np.where(mask[None], logits, -1e9)
-        return float(np.mean(logits.argmax(1) == labels))
+        return float(np.mean(_softmax(self.logits(crops), mask).argmax(1) == labels))
+
+
+def _softmax(logits: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
+    """Probabilities of ``logits`` [N, kinds] over the ``mask``'s kinds (0 elsewhere)."""
+    return G.softmax(np.where(mask[None], logits, -1e9) if mask is not None else logits, 1)
 
 
 def none_boxes(image: np.ndarray, quads: np.ndarray, rng: np.random.Generator, n: int = 24) -> np.ndarray:

@@ -171,7 +171,8 @@ def correct():
     stored = current_app.extensions["corrections"].add(record, crop)
     from .tilesets import teach_correction
 
-    teaching = False if again else teach_correction(feed, feed.frame_image(), tile.get("corners"), code)
+    others = [t.get("corners") for t in snap.get("tiles", []) if t.get("id") != tile_id and t.get("corners")]
+    teaching = False if again else teach_correction(feed, feed.frame_image(), tile.get("corners"), code, others)
     return jsonify({"ok": True, "tile": tile, "stored": stored, "version": feed.version, "teaching": teaching})
 
 

@@ -31,6 +31,7 @@ class Teacher:
         self.last: dict[str, Any] | None = None
         self._queue: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()   # (set, crop key) -> crop
         self._codes: dict[tuple[str, str], str] = {}
+        self._context: dict[str, np.ndarray] = {}   # set -> crops of the latest corrected frame's other tiles
         self._feed = None
         self._worker: threading.Thread | None = None
         self._busy = False
@@ -46,9 +47,10 @@ class Teacher:
         rec.use_tileset(T.TileSet.load(name) if name else None)
         return True
 
-    def teach(self, feed, image: np.ndarray | None, corners, code: str) -> bool:
+    def teach(self, feed, image: np.ndarray | None, corners, code: str, others=()) -> bool:
         """Queue one corrected tile (its box in ``image``) for the set in use; False when no set is in use or
-        the feed reads no tiles."""
+        the feed reads no tiles. ``others`` (corners of the frame's other tiles) are the set's other tiles the
+        lesson must read no worse (:func:`vision.tilesets.learn`'s ``context``)."""
         import hashlib
 
         from vision import geometry as G
@@ -61,9 +63,13 @@ class Teacher:
         obb = G.quad_to_obb(np.asarray(corners, np.float64).reshape(1, 4, 2))
         crop = G.warp_crops(image, obb, G.CROP_SIZE)[0]
         key = (name, hashlib.sha1(np.ascontiguousarray(crop).tobytes()).hexdigest())
+        quads = [np.asarray(q, np.float64).reshape(4, 2) for q in list(others)[:T.MAX_CONTEXT]]
+        context = G.warp_crops(image, G.quad_to_obb(np.stack(quads)), G.CROP_SIZE) if quads else None
         with self._lock:
             self._queue.pop(key, None)
             self._queue[key], self._codes[key] = crop, code
+            if context is not None:
+                self._context[name] = context   # the latest frame's other tiles
             while len(self._queue) > self.MAX_PENDING:
                 old, _ = self._queue.popitem(last=False)
                 self._codes.pop(old, None)
@@ -91,10 +97,11 @@ class Teacher:
                 name = next(iter(self._queue))[0]   # the set of the oldest correction: all of that set's
                 keys = [k for k in self._queue if k[0] == name]
                 items = [(self._queue.pop(k), self._codes.pop(k)) for k in keys]
+                context = self._context.pop(name, None)
                 feed, self._busy = self._feed, True
             report = None
             try:
-                report = self._lesson(feed, name, items)
+                report = self._lesson(feed, name, items, context)
             finally:
                 with self._lock:
                     self.last = {**report, "time": time.time()} if report else self.last
@@ -102,7 +109,8 @@ class Teacher:
                     self.lessons += 1
                     self._lock.notify_all()
 
-    def _lesson(self, feed, name: str, items: list[tuple[np.ndarray, str]]) -> dict[str, Any]:
+    def _lesson(self, feed, name: str, items: list[tuple[np.ndarray, str]], context: np.ndarray | None = None
+                ) -> dict[str, Any]:
         from vision import tilesets as T
 
         rec = feed.recognizer() if feed is not None else None
@@ -112,7 +120,7 @@ class Teacher:
             with T.locked(name):   # from reading the set to saving it: a removed set does not come back
                 ts = T.TileSet.load(name)
                 report = T.learn(ts, np.stack([c for c, _ in items]), [k for _, k in items], rec,
-                                 source="correction on the page")
+                                 source="correction on the page", context=context)
             rec.use_tileset(ts)
         except (T.TileSetError, OSError, ValueError) as e:
             report = {"set": name, "error": str(e)}
@@ -208,6 +216,7 @@ def enroll():
                     "active": name, "applied_to_camera": applied})
 
 
-def teach_correction(feed, image, corners, code: str) -> bool:
-    """Called by the live page's correction: teach the set in use (see :class:`Teacher`)."""
-    return _teacher().teach(feed, image, corners, code)
+def teach_correction(feed, image, corners, code: str, others=()) -> bool:
+    """Called by the live page's correction: teach the set in use (see :class:`Teacher`); ``others``: the
+    corners of the frame's other tiles (what the lesson must read no worse)."""
+    return _teacher().teach(feed, image, corners, code, others)
