@@ -394,6 +394,11 @@ def test_a_lesson_that_reads_the_sets_other_tiles_otherwise_is_refused(monkeypat
     assert not ok and fig["other_tiles"] == 4 and fig["other_tiles_after"] == 0.5 and not fig["context_ok"]
     assert fig["examples_ok"]   # right corrections, too few of them: kept for the next lesson, the model is not
     monkeypatch.setattr(T, "_learner", lambda *a, **kw: harmful)
+    # a set's network adapts only from MIN_NETWORK_EXAMPLES on: two corrections are kept, nothing is adapted
+    rep = T.learn(T.TileSet(name="first", variant="hong-kong"), lesson, ["4f", "4f"], None, context=context)
+    assert not rep["kept"] and rep["examples"] == 2 and rep["reason"] == (
+        "2 examples so far: the network adapts from 12 on (these are kept for the next lesson)")
+    harmful.what = "last layer"
     rep = T.learn(T.TileSet(name="frame", variant="hong-kong"), lesson, ["4f", "4f"], None, context=context)
     assert not rep["kept"] and rep["examples"] == 2 and rep["reason"] == (
         "the adapted model read 50 % of the set's other tiles on the photo otherwise than the built-in models read "

@@ -61,6 +61,8 @@ MAX_LESSON = 500      # new examples one lesson takes at most
 MAX_BOXES = 400       # boxes a tiles file (`tileset learn`) may give for one photo (a full table is about 150)
 MIN_BOX_SIDE = 4.0    # pixels: a box narrower than this is no tile's
 MAX_TRAIN = 512       # examples a head is trained on at most (with VIEWS views each)
+MIN_NETWORK_EXAMPLES = 12   # a set's network adapts once it has this many examples (two page corrections
+                            # adapted alone read other tiles of the set worse: 7p as 6p, seasons as the flower taught)
 MAX_CONTEXT = 200     # the set's other tiles (of the corrected frame or photo) a lesson is checked on
 SURE = 0.9            # a reading of the shipped models this sure is taken as right for that check
 CONTEXT_SLACK = 0.02  # an adapted model may read at most this share of those other tiles otherwise
@@ -860,16 +862,25 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
                            "held_back": 0, "accuracy_before": None, "accuracy_after": None})
         ts.save()
         return {**report, "kept": False, "reason": "too few examples to adapt yet", "seconds": time.perf_counter() - t0}
-    # held back: a share of the new examples (at least one when there are several)
     new_idx = np.arange(old_n, len(ts.codes))
-    n_hold = int(round(holdout * len(new_idx))) if len(new_idx) >= 4 else 0
-    hold = rng.permutation(new_idx)[:n_hold]
-    train_idx = np.setdiff1d(np.arange(len(ts.codes)), hold)
     learner = _learner(ts, labels, recognizer, cls_path, rng, steps, network)
     learner.old_n = old_n
     report["adapts"] = learner.what
     if learner.note:
         report["note"] = learner.note
+    if learner.what == "network" and len(ts.codes) < MIN_NETWORK_EXAMPLES:
+        ts.history.append({"time": round(time.time()), "source": source, "added": len(codes), "kept": False,
+                           "held_back": 0, "adapts": learner.what, "accuracy_before": None, "accuracy_after": None})
+        ts.save()
+        return {**report, "kept": False, "seconds": time.perf_counter() - t0,
+                "reason": f"{len(ts.codes)} examples so far: the network adapts from {MIN_NETWORK_EXAMPLES} on "
+                          "(these are kept for the next lesson)"}
+    # held back: a share of the new examples (at least one when there are several); a network adapted from a
+    # lesson of a correction or two holds back a share of all the set's examples
+    pool = new_idx if len(new_idx) >= 4 or learner.what != "network" else np.arange(len(ts.codes))
+    n_hold = int(round(holdout * len(pool))) if len(pool) >= 4 else 0
+    hold = rng.permutation(pool)[:n_hold]
+    train_idx = np.setdiff1d(np.arange(len(ts.codes)), hold)
     sure_crops, sure_kinds = _sure_context(learner, context, new_idx)
     ok, model, figures = _guarded_fit(learner, train_idx, hold, new_idx, old_n, (sure_crops, sure_kinds))
     report.update(figures, held_back=int(len(hold)), kept=bool(ok))
