@@ -49,6 +49,15 @@ A tile of the camera player's hand read wrongly so far is re-read when the table
 correction, or its discard): the event that brought it in is corrected, the engine replays the hand, the
 change is explained again (:attr:`EventInferrer.rereads`) and :class:`TableGame` follows the replayed hand.
 
+A deal is not all-or-nothing (:mod:`.deal`): a tile of the deal read unsurely (the camera player's hand, a
+bonus area, the dora indicator) is dealt with its top reading and kept as a doubt with its other readings
+(:attr:`EventInferrer.doubted`); later frames (their readings summed), its discard, the copies in the set and
+the engine's refusals settle it, and where it is settled otherwise the deal is rewritten and the engine
+replays the hand (:attr:`EventInferrer.settled`, said in players' words). A table first seen already played
+is dealt when the camera player has not played yet (its hand is the dealt one; the search explains the rest),
+and a dealt table of a rule system that turns a dora indicator waits for a frame that shows it. A call laid
+where the caller's tiles set aside lie (its claimed tile often missed) is taken from the discard it took.
+
 ``mahjong-assistant eval-video`` (:mod:`evaluation.video`) measures it on generated videos of whole hands
 (:mod:`datasets.hand_video`).
 
@@ -63,6 +72,7 @@ The package, in the order a frame goes through it:
 * :mod:`.repairs`: readings already followed kept, parts with a problem left pending;
 * :mod:`.corrections`: the followed log rewritten where an earlier reading turns out wrong;
 * :mod:`.alternatives`: other readings of a frame the game may explain (a tile's alternatives, a call);
+* :mod:`.deal`: the deal's doubtful tiles, and the evidence that settles them;
 * :mod:`.inferrer`: :class:`EventInferrer`, which puts them together frame by frame;
 * :mod:`.game`: :class:`TableGame`, the followed game, its states, win and hand logs;
 * :mod:`.logs`: :func:`compare_logs`, a followed log against a script's (the demo film's check, the evaluation).

@@ -1,9 +1,9 @@
 """Other readings of a frame: when the engine cannot explain a frame, what the game says a tile must have been.
 
 :func:`alternative_targets` takes one newly seen tile as one of its classifier's top-3 alternatives;
-:func:`call_targets` takes a new meld that reads as no meld for the call the vanished discard allows. Each is a
-target (:class:`~.views.TableView`) for the search; the engine judges which reading the game allows, and the
-inferrer records the one taken (:attr:`.inferrer.EventInferrer.readings`).
+:func:`call_targets` takes a new meld that reads as no meld (or is read among the tiles set aside) for the call
+the vanished discard allows. Each is a target (:class:`~.views.TableView`) for the search; the engine judges
+which reading the game allows, and the inferrer records the one taken (:attr:`.inferrer.EventInferrer.readings`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 from assistant.play import PlayState
 
 from ..observation import TableObservation
+from .checks import misplaced_meld_tiles
 from .tile_codes import is_bonus, plain_code, sorted_codes
 from .views import GameContext, ReadMeld, TableView
 
@@ -159,13 +160,14 @@ def _seat_call_targets(obs: TableObservation, followed: TableView, observed: Tab
                        discarder: int, gone: str | None) -> list[tuple[TableView, tuple[int, str, str, str]]]:
     """The targets of :func:`call_targets` where seat ``caller`` called the discard of seat ``discarder``
     (``gone``: the discard, None where it was never seen)."""
-    raw = [a for a in obs.assignments if a.get("part") == "meld" and a.get("position") == game.order[caller]]
+    raw = _meld_tiles_read(obs, game.order[caller], game)
     fresh = len(raw) - sum(len(k.codes) for k in followed.seats[caller].melds)
-    if fresh < CALL_TILES_SEEN:
+    alike = gone is not None and all(plain_code(str(a.get("code"))) == plain_code(gone) for a in raw[-fresh:])
+    if fresh < CALL_TILES_SEEN and not (fresh >= 1 and alike):
         return []
     # the tiles of the melds not yet followed (all of them where the groups are cut otherwise)
-    raw = [a for a in raw if isinstance(a.get("at"), (list, tuple)) and a["at"]
-           and a["at"][0] >= len(followed.seats[caller].melds)] or raw
+    raw = [a for a in raw if a.get("part") == "bonus" or (isinstance(a.get("at"), (list, tuple)) and a["at"]
+                                                          and a["at"][0] >= len(followed.seats[caller].melds))] or raw
     probs = [{str(c): float(q) for c, q in (a.get("top3") or [[a.get("code"), 1.0]])} for a in raw]
     taken = _favoured_kinds(probs, game) if gone is None else [gone]
     shapes = _call_shapes(taken, gone, fresh, caller, discarder, game)
@@ -182,6 +184,14 @@ def _seat_call_targets(obs: TableObservation, followed: TableView, observed: Tab
                                 shown=observed.seats[caller].shown + (meld,))
         out.append((replace(observed, seats=tuple(seats)), (caller, "call", read, " ".join(sorted_codes(codes)))))
     return out
+
+
+def _meld_tiles_read(obs: TableObservation, position: int, game: GameContext) -> list[dict]:
+    """The assignments of the tiles read in the seat's melds, then those read in its area set aside that no
+    bonus area takes (a meld laid there: :func:`.checks.misplaced_meld_tiles`)."""
+    melds = [a for a in obs.assignments if a.get("part") == "meld" and a.get("position") == position]
+    aside = [a for a in obs.assignments if a.get("part") == "bonus" and a.get("position") == position]
+    return melds + [a for a in aside if misplaced_meld_tiles([str(a.get("code"))], game)]
 
 
 def _favoured_kinds(probs: list[dict[str, float]], game: GameContext) -> list[str]:

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..observation import TableObservation, mostly_backs, tops_only
+from .tile_codes import is_bonus
 from .views import GameContext, TableView, meld_grows, newly_face_up, still_aside
 
 #: observation problems that do not stop a frame from being followed (the page still shows them): a tile
@@ -27,7 +28,24 @@ def blocks_frame(problem, obs: TableObservation, game: GameContext) -> bool:
     if problem.kind == "hand_size" and problem.position is not None and problem.position != game.order[game.camera]:
         s = obs.seat(problem.position)
         return s is None or not tops_only(s.hand, len(s.melds))   # tops of a hidden hand: not counted
+    if problem.kind == "hand_size" and problem.position is not None:
+        return not meld_read_aside(obs, problem.position, game)
     return True
+
+
+def meld_read_aside(obs: TableObservation, position: int, game: GameContext) -> bool:
+    """The seat's area set aside holds tiles no bonus area takes, and counted as one meld they make its hand
+    whole: a meld laid where the tiles set aside lie (its claimed tile often missed), which the follower takes
+    as the call the vanished discard allows (:func:`.alternatives.call_targets`)."""
+    s = obs.seat(position)
+    if s is None or not misplaced_meld_tiles(s.bonus, game):
+        return False
+    return len(s.hand) + 3 * (len(s.melds) + 1) in game.variant.hand_sizes
+
+
+def misplaced_meld_tiles(bonus, game: GameContext) -> list[str]:
+    """The tiles of an area set aside that no bonus area takes (a meld's, laid there)."""
+    return [c for c in bonus if not is_bonus(c) and not (c == "jk" and game.jokers) and c != "bk"]
 
 
 #: a check of a new observation (``observed``) against what the followed state shows (``followed``:

@@ -1,10 +1,11 @@
 """Corrections of the followed log: where an earlier reading turns out wrong, the event that followed it is
 rewritten, and the inferrer has the engine replay the hand from its deal (:func:`hand_start`).
 
-Three readings are corrected so: a followed discard read as the same other tile for :data:`DISPUTE_FRAMES`
+Four readings are corrected so: a followed discard read as the same other tile for :data:`DISPUTE_FRAMES`
 frames in a row (:func:`row_disputes`, :func:`log_with_discard_reread`), a discard that a call shows was
-another tile (:func:`call_rereads_discard`), and a tile of the camera player's hand that the table shows was
-another (:func:`log_with_hand_tile_reread`).
+another tile (:func:`call_rereads_discard`), a tile of the camera player's hand that the table shows was
+another (:func:`log_with_hand_tile_reread`), and a doubtful tile of the deal settled otherwise
+(:mod:`.deal`, :func:`log_with_deal_tile`).
 """
 
 from __future__ import annotations
@@ -106,13 +107,32 @@ def log_with_hand_tile_reread(events: Sequence[Event], seat: int, was: str, now:
             out[k] = replace(ev, tile=Tile.from_code(now))
             return out
         if isinstance(ev, Deal):
-            main, _, bonus = ev.hands[seat].partition("|")
-            codes = [t.code for t in parse_tiles(main)]
-            if was not in codes:
-                return None
-            codes[codes.index(was)] = now
-            hands = list(ev.hands)
-            hands[seat] = hand_text(codes, [t.code for t in parse_tiles(bonus)] if bonus.strip() else ())
-            out[k] = replace(ev, hands=tuple(hands))
-            return out
+            return log_with_deal_tile(out, k, seat, "hand", was, now)
     return None
+
+
+def log_with_deal_tile(events: Sequence[Event], start: int, seat: int, part: str, was: str,
+                       now: str) -> list[Event] | None:
+    """``events`` with the deal at ``start`` holding ``now`` where it was read ``was``: in ``seat``'s hand
+    (part ``hand``), among its tiles set aside at the deal (``bonus``) or as the dora indicator (``dora``);
+    None when the deal holds no ``was`` there."""
+    deal = events[start]
+    assert isinstance(deal, Deal)
+    out = list(events)
+    if part == "dora":
+        dora = [t.code for t in deal.dora_indicators]
+        if was not in dora:
+            return None
+        dora[dora.index(was)] = now
+        out[start] = replace(deal, dora_indicators=" ".join(dora))  # type: ignore[arg-type]  # the event parses it
+        return out
+    main, _, bonus = deal.hands[seat].partition("|")
+    tiles = {"hand": [t.code for t in parse_tiles(main)],
+             "bonus": [t.code for t in parse_tiles(bonus)] if bonus.strip() else []}
+    if was not in tiles[part]:
+        return None
+    tiles[part][tiles[part].index(was)] = now
+    hands = list(deal.hands)
+    hands[seat] = hand_text(tiles["hand"], tiles["bonus"])
+    out[start] = replace(deal, hands=tuple(hands))
+    return out

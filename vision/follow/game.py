@@ -17,7 +17,7 @@ from assistant.play import (
 from ..observation import TableObservation
 from .corrections import hand_start
 from .inferrer import EventInferrer
-from .tile_codes import SEAT_WINDS
+from .tile_codes import SEAT_WINDS, plain_code
 
 
 class TableGame:
@@ -56,21 +56,23 @@ class TableGame:
         and the readings taken in players' words in :attr:`problems`."""
         inf = self.inferrer
         before, rereads, corrected = len(inf.problems), len(inf.rereads), len(inf.corrected)
-        readings = len(inf.readings)
+        readings, doubted, settled = len(inf.readings), len(inf.doubted), len(inf.settled)
         events = inf.feed(observation)
         self.problems = [p.message for p in inf.problems[before:]]
         states = inf.states[len(inf.states) - len(events):]
         new_readings = inf.readings[readings:]
         self.problems += _reading_messages(new_readings)
+        self.problems += _doubt_messages(inf.doubted[doubted:], inf.camera_seat)
         called = [r for r in new_readings if r[2] in ("called", "no riichi")]
-        if len(inf.rereads) > rereads or len(inf.corrected) > corrected or called:
-            # an earlier reading was corrected (the camera player's hand, a discard): the engine replayed the
-            # hand, which is followed again from its deal
+        if len(inf.rereads) > rereads or len(inf.corrected) > corrected or called or len(inf.settled) > settled:
+            # an earlier reading was corrected (the camera player's hand, a discard, a tile of the deal): the
+            # engine replayed the hand, which is followed again from its deal
             k = hand_start(inf.events)
             events, states = inf.events[k:], inf.states[k:]
             self.state, self.win, self._before_win = None, None, None
             self.hand = []
             self.problems += _replay_messages(inf.rereads[rereads:], inf.corrected[corrected:], called)
+            self.problems += _settled_messages(inf.settled[settled:], inf.camera_seat)
         self._follow_events(events, states)
         return self.state_json()
 
@@ -149,4 +151,44 @@ def _replay_messages(rereads: Sequence[tuple[int, str, str]], corrected: Sequenc
             "with it." for _, seat, was, now in corrected]
     out += [f"{SEAT_WINDS[seat]}'s discard {was} is read as {now}, the tile the call took: the "
             "hand is replayed with it." for _, seat, part, was, now in called if part == "called"]
+    return out
+
+
+def _dealt_tile_words(seat: int, part: str, code: str, camera: int | None) -> str:
+    """A tile of the deal in players' words: "your 4s", "West's bonus tile 3f", "the dora indicator 2m"."""
+    if part == "dora":
+        return f"the dora indicator {code}"
+    whose = "your" if seat == camera else f"{SEAT_WINDS[seat]}'s"
+    return f"{whose} {code}" if part == "hand" else f"{whose} bonus tile {code}"
+
+
+def _doubt_messages(doubted: Sequence[tuple[int, int, str, str, tuple[str, ...]]], camera: int | None) -> list[str]:
+    """The tiles of a deal read unsurely, in players' words (one message for the deal)."""
+    if not doubted:
+        return []
+    words = [f"{_dealt_tile_words(seat, part, code, camera)} (or {', '.join(others)})"
+             for _, seat, part, code, others in doubted]
+    rest = f"it is taken as {doubted[0][3]}" if len(doubted) == 1 else "each is taken as read"
+    return [f"Read unsurely at the deal: {', '.join(words)}; {rest} until the table shows which."]
+
+
+#: why a doubtful tile of the deal was settled otherwise (:attr:`EventInferrer.settled`), in players' words
+_SETTLED_WHY = {
+    "frames": "{tile} (dealt) reads as {now} in the frames since the deal: the deal is taken with {now} and the "
+              "hand is replayed.",
+    "discard": "{tile} (dealt) was discarded as {now}: it was {now} all along, and the hand is replayed with it.",
+    "shown": "{tile} (dealt) shows on the table as {now}: it was {now} all along, and the hand is replayed with it.",
+    "copies": "{tile} (dealt) cannot be: the table shows every {plain} of the set elsewhere; it is taken as {now}, "
+              "its next reading, and the hand is replayed.",
+    "game": "{tile} (dealt) does not fit the game: only {now}, its next reading, lets it go on as the table shows; "
+            "the hand is replayed with it.",
+}
+
+
+def _settled_messages(settled: Sequence[tuple[int, int, str, str, str, str]], camera: int | None) -> list[str]:
+    """The doubtful tiles of the deal settled otherwise than dealt, and why, in players' words."""
+    out = []
+    for _, seat, part, was, now, why in settled:
+        tile = _dealt_tile_words(seat, part, was, camera)
+        out.append(_SETTLED_WHY[why].format(tile=tile[0].upper() + tile[1:], now=now, plain=plain_code(was)))
     return out

@@ -3,14 +3,15 @@
 Each frame is turned into a target (:func:`.views.observed_view`), mended where a reading was already
 followed or a part has a problem (:mod:`.repairs`), corrected where an earlier reading turns out wrong
 (:mod:`.corrections`), checked (:mod:`.checks`) and explained by the search (:func:`.search.explain`), with
-the game's other readings of a frame (:mod:`.alternatives`) where the engine cannot explain it as read.
+the game's other readings of a frame (:mod:`.alternatives`) where the engine cannot explain it as read. The
+deal's doubtful tiles (:mod:`.deal`) are settled by the frames that follow it.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -31,19 +32,45 @@ from .corrections import (
     DISPUTE_FRAMES,
     call_rereads_discard,
     hand_start,
+    log_with_deal_tile,
     log_with_discard_reread,
     log_with_hand_tile_reread,
     row_disputes,
 )
+from .deal import (
+    COPY_PROBLEMS,
+    Doubt,
+    copies_rule_out,
+    discarded_as,
+    doubts_of_deal,
+    frame_evidence,
+    newly_shown,
+    part_codes,
+    shows_every_copy,
+    with_doubts_kept,
+)
 from .endings import is_ready, is_winning_shape, melds_of
 from .repairs import with_followed_readings, with_problem_parts_pending
 from .search import explain, play_events
-from .tile_codes import hand_text
-from .views import GameContext, SeatView, TableView, engine_view, is_dealt_table, observed_view, public_tiles
+from .tile_codes import hand_text, plain_code
+from .views import (
+    GameContext,
+    SeatView,
+    TableView,
+    engine_view,
+    is_dealt_table,
+    newly_face_up,
+    observed_view,
+    public_tiles,
+)
 
 #: a table with no discards after a played one is the next deal when, in two frames in a row, the camera
 #: player's hand shows at least this many tiles it did not hold (one frame that misses every row is no deal)
 NEW_DEAL_TILES = 4
+#: a doubtful tile's other readings tried at most to explain one frame (likeliest first), and the candidate moves
+#: the engine judges at most for each (the frame's own change, from the hand replayed with it)
+DOUBT_TRIES = 4
+DOUBT_NODES = 200
 
 
 @dataclass
@@ -95,6 +122,12 @@ class EventInferrer:
     #: (part "no riichi": the log is rewritten and replayed) and the camera player's discards never seen (part
     #: "unseen": read "", the tile its hand lost)
     readings: list[tuple[int, int, str, str, str]] = field(default_factory=list)
+    #: (frame, seat, part, read, other readings): tiles of a deal read unsurely (:mod:`.deal`), dealt as read
+    #: until the table shows which they are
+    doubted: list[tuple[int, int, str, str, tuple[str, ...]]] = field(default_factory=list)
+    #: (frame, seat, part, read, now, why): doubtful tiles of the deal settled otherwise than dealt (why:
+    #: frames, discard, shown, copies, game; see :mod:`.deal`); the deal was rewritten and the hand replayed
+    settled: list[tuple[int, int, str, str, str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         from assistant.variants import get_variant
@@ -106,7 +139,10 @@ class EventInferrer:
         self._disputes: dict[tuple[int, int], tuple[str, int]] = {}
         self._refused: set[tuple[int, int, str]] = set()
         self._unseen: dict[tuple[int, int], str] = {}   # (seat, row place) -> a followed discard never seen
-        self._next_deal: TableView | None = None   # a dealt table seen while a played hand was followed
+        # a dealt table (and its observation) seen while a played hand was followed
+        self._next_deal: tuple[TableView, TableObservation] | None = None
+        self._doubts: list[Doubt] = []       # the doubtful tiles of the hand's deal
+        self._doubt_misses: set[tuple] = set()   # (tile, reading, state, target) tried in vain
 
     @property
     def state(self) -> PlayState | None:
@@ -160,11 +196,11 @@ class EventInferrer:
         if reported and state is not None and state.over:
             return self._problem("observation", " ".join(p.message for p in reported))
         if state is None and reported:   # a dealt table with a bad tile: the deal without the parts it touches
-            return self._deal_around(reported, observed, game)
+            return self._deal_around(reported, observed, game, obs)
         if state is None or (state.over and is_dealt_table(observed)):
-            return self._deal(observed, game)
+            return self._deal(observed, game, obs)
         dealt = self._looks_newly_dealt(state, observed, game)
-        first, self._next_deal = self._next_deal, (observed if dealt else None)
+        first, self._next_deal = self._next_deal, ((observed, obs) if dealt else None)
         if dealt and first is None:
             return self._problem("next_deal", "The table looks newly dealt: the hand is taken as ended if the next "
                                               "frame shows that too.")
@@ -174,15 +210,22 @@ class EventInferrer:
             return []
         return self._follow(obs, state, observed, reported, game)
 
-    def _deal_around(self, reported: Sequence, observed: TableView, game: GameContext) -> list[Event]:
-        """A dealt table with a bad tile: the deal without the parts the problems touch (reported)."""
+    def _deal_around(self, reported: Sequence, observed: TableView, game: GameContext,
+                     obs: TableObservation) -> list[Event]:
+        """A dealt table with a bad tile: the deal without the parts the problems touch (reported). Copies too
+        many of a kind a doubtful tile is read as are the engine's to judge: the deal tries its other readings."""
+        doubtful = {plain_code(d.taken) for d in doubts_of_deal(obs, game)}
+        reported = [p for p in reported if p.kind not in COPY_PROBLEMS or not p.tiles
+                    or not {plain_code(c) for c in p.tiles} <= doubtful]
+        if not reported:
+            return self._deal(observed, game, obs)
         blank = TableView(tuple(SeatView((), "unseen", (), (), None, (), ()) for _ in observed.seats), (), ())
         patched = with_problem_parts_pending(blank, observed, reported, game)
         self._problem("observation", " ".join(p.message for p in reported)
                       + ("" if patched is None else " Those parts are left out; the rest is followed."))
         if patched is None:
             return []
-        return self._deal(patched, game)
+        return self._deal(patched, game, obs)
 
     def _looks_newly_dealt(self, state: PlayState, observed: TableView, game: GameContext) -> bool:
         """``observed`` shows a dealt table after a played one, the camera player's hand another (by
@@ -192,7 +235,8 @@ class EventInferrer:
             len(hand) in (game.variant.hand_size, game.variant.hand_size + 1) and \
             _tiles_new_in(engine_view(state, game).seats[game.camera].hand, hand) >= NEW_DEAL_TILES
 
-    def _next_hand(self, first: TableView, observed: TableView, game: GameContext) -> list[Event]:
+    def _next_hand(self, first: tuple[TableView, TableObservation], observed: TableView,
+                   game: GameContext) -> list[Event]:
         """A dealt table after a played one, in two frames in a row (``first``, then ``observed``), the camera player's
         hand another: the hand ended unseen (an exhaustive draw, or the camera player's tsumo, which its
         always-open hand cannot show) and the next one was dealt as the first of them shows, then played on to
@@ -201,8 +245,8 @@ class EventInferrer:
         ended = self.finish()
         if self.state is None or not self.state.over:
             return ended
-        out = ended + self._deal(first, game)
-        if self.state is not None and not self.state.over and first != observed:
+        out = ended + self._deal(first[0], game, first[1])
+        if self.state is not None and not self.state.over and first[0] != observed:
             out += self._extend(explain(self.state, observed, game, self.max_nodes) or [])
         return out
 
@@ -210,8 +254,10 @@ class EventInferrer:
                 game: GameContext) -> list[Event]:
         """A frame of the hand being played: the parts with problems left pending, readings already followed
         kept or (disputed, or shown otherwise by a call) corrected, the checks, then the shortest explanation
-        the engine accepts (:meth:`_explained`)."""
-        followed = engine_view(state, game)
+        the engine accepts (:meth:`_explained`); the frame's readings of the deal's doubtful tiles are weighed
+        after it (:meth:`_weigh_doubts`)."""
+        reported = self._settle_by_copies(reported)
+        state, followed = self._replayed(game)     # a doubt settled by the copies replayed the hand
         if reported:   # follow the rest of the frame; the parts with problems wait (pending)
             patched = with_problem_parts_pending(followed, observed, reported, game)
             self._problem("observation", " ".join(p.message for p in reported)
@@ -236,7 +282,9 @@ class EventInferrer:
             changed = describe_difference(followed, observed, game)
             return self._problem("unexplained", f"No moves in turn order explain what changed ({changed}); the "
                                                 "frame is skipped.")
-        return self._extend(path)
+        new = self._extend(path)
+        self._weigh_doubts(obs, game)
+        return new
 
     def _replayed(self, game: GameContext) -> tuple[PlayState, TableView]:
         """The state the replayed hand reached (the log was rewritten) and what it shows the camera."""
@@ -251,6 +299,8 @@ class EventInferrer:
         rewritten), its less likely alternatives, a call whose meld cannot be read, a discard never seen; None
         when nothing explains the frame."""
         path = explain(state, observed, game, self.max_nodes)
+        if path is None:   # a doubtful tile of the deal read otherwise, or shown on the table as another reading
+            path = self._doubts_read(state, followed, observed, game)
         if path is not None:
             return path
         alternatives = alternative_targets(obs, followed, observed, game)
@@ -268,6 +318,8 @@ class EventInferrer:
             path = self._call(obs, state, followed, observed, game)
         if path is None:
             path = self._unseen_discard(state, followed, observed, game)
+        if path is None:   # the engine refuses the frame: a doubtful tile of the deal it needs read otherwise
+            path = self._doubts_the_game_needs(followed, observed, game)
         return path
 
     def _alternative(self, state: PlayState, alternatives, game: GameContext, low: float, high: float):
@@ -419,33 +471,197 @@ class EventInferrer:
                     return (was, now), events, list(states), path
         return None
 
-    def _deal(self, observed: TableView, game: GameContext) -> list[Event]:
-        if not is_dealt_table(observed):
+    def _deal(self, observed: TableView, game: GameContext, obs: TableObservation | None = None) -> list[Event]:
+        """The deal a dealt table shows (``obs``: its observation, whose unsure tiles are dealt as read and kept
+        as doubts: :mod:`.deal`), then what the table shows after it; a table already played is dealt only when
+        no deal was followed yet and the camera player has not played (:meth:`_may_deal_late`)."""
+        late = not is_dealt_table(observed)
+        if late and not self._may_deal_late(observed, game):
             return self._problem("no_deal", "The table already shows discards or melds: waiting for a new deal.")
+        found = self._deal_problems(observed, game)
+        if found:
+            return self._problem("impossible", " ".join(found))
+        doubts = doubts_of_deal(obs, game) if obs is not None else []
+        dealt = self._dealt(self._deal_event(observed, game), doubts)
+        if isinstance(dealt, str):
+            return self._problem("impossible", dealt)
+        deal, states = dealt
+        path = explain(states[-1], observed, game, self.max_nodes)
+        if late and path is None:
+            return self._problem("no_deal", "The table shows play already, and no deal leads to it: waiting for "
+                                            "a new deal.")
         self._disputes, self._refused, self._unseen = {}, set(), {}   # places in the rows of the hand before
+        self._doubts, self._doubt_misses = doubts, set()
+        self.doubted += [(self.frames, d.seat, d.part, d.taken, tuple(d.readings())) for d in doubts]
+        self.settled += [(self.frames, d.seat, d.part, was, d.taken, "copies") for d in doubts
+                         for was in sorted(d.ruled_out)]
+        return self._extend([((deal,), states)]) + self._extend(path or [])
+
+    def _may_deal_late(self, observed: TableView, game: GameContext) -> bool:
+        """A table already played may be taken as dealt when no hand was followed yet (its dealt frames were
+        misread) and the camera player has not played: its hand is the dealt one, and what the others did
+        since is for the search to explain (Hong Kong: no more discards in the centre than the seats before
+        the camera player's)."""
+        cam = observed.seats[game.camera]
+        return self.state is None and not cam.discards and not cam.melds and \
+            (not game.hk or len(observed.centre) <= game.camera)
+
+    def _deal_problems(self, observed: TableView, game: GameContext) -> list[str]:
+        """Why a dealt table cannot be dealt as seen, in plain words."""
         found = check_camera(None, observed, game) + check_hidden(None, observed, game)
         if len(observed.dora) > 1:   # no kong before the deal: one of them is a misread (a standing hand's top)
             found.append(f"A dealt table shows one dora indicator, not {len(observed.dora)} "
                          f"({' '.join(observed.dora)}): waiting for a frame that shows one.")
-        if found:
-            return self._problem("impossible", " ".join(found))
-        cam = observed.seats[game.camera]
-        hand = cam.hand[:13]     # a 14th tile is the dealer's first draw, inferred below
-        hands = tuple(hand_text(hand if i == game.camera else ["bk"] * 13, v.bonus)
-                      for i, v in enumerate(observed.seats))
-        deal = Deal(self.variant.name, hands, dora_indicators=" ".join(observed.dora),  # type: ignore[arg-type]
-                    options=dict(self.options))  # type: ignore[arg-type]  # the event parses both
-        states = play_events(None, [deal])
-        if states is None:
-            from assistant.play import IllegalEvent, apply
+        if not observed.dora and game.variant.has_dora_indicators:   # a deal without it could never show it
+            found.append("The dealt table shows no dora indicator: waiting for a frame that shows it.")
+        return found
 
-            try:
-                apply(None, deal)
-            except (IllegalEvent, ValueError) as e:
-                return self._problem("impossible", f"The dealt table cannot be: {e}")
-            return self._problem("impossible", "The dealt table cannot be.")
-        out = self._extend([((deal,), states)])
-        return out + self._extend(explain(states[-1], observed, game, self.max_nodes) or [])
+    def _deal_event(self, observed: TableView, game: GameContext) -> Deal:
+        """The deal as the table shows it: the camera player's hand (a tile beyond the hand's size is the
+        dealer's first draw, inferred after it), hidden hands as backs, the tiles set aside, the dora."""
+        size = game.variant.hand_size
+        hand = observed.seats[game.camera].hand[:size]
+        hands = tuple(hand_text(hand if i == game.camera else ["bk"] * size, v.bonus)
+                      for i, v in enumerate(observed.seats))
+        return Deal(self.variant.name, hands, dora_indicators=" ".join(observed.dora),  # type: ignore[arg-type]
+                    options=dict(self.options))  # type: ignore[arg-type]  # the event parses both
+
+    def _dealt(self, deal: Deal, doubts: list[Doubt]) -> tuple[Deal, tuple[PlayState, ...]] | str:
+        """The deal and its state as the engine plays it; where the engine refuses it (a fifth copy), the deal
+        with one doubtful tile read as another of its readings (the reading refused is ruled out); else why
+        the dealt table cannot be."""
+        states = play_events(None, [deal])
+        if states is not None:
+            return deal, states
+        for d in doubts:
+            for now in d.readings()[:DOUBT_TRIES]:
+                fixed = log_with_deal_tile([deal], 0, d.seat, d.part, d.taken, now)
+                states = play_events(None, fixed) if fixed is not None else None
+                if fixed is not None and states is not None:
+                    assert isinstance(fixed[0], Deal)
+                    d.ruled_out.add(d.taken)
+                    d.taken = now
+                    return fixed[0], states
+        from assistant.play import IllegalEvent, apply
+
+        try:
+            apply(None, deal)
+        except (IllegalEvent, ValueError) as e:
+            return f"The dealt table cannot be: {e}"
+        return "The dealt table cannot be."
+
+    # ------------------------------------------------------------------ the deal's doubtful tiles settled
+
+    def _open_doubts(self) -> list[Doubt]:
+        return [d for d in self._doubts if not d.closed]
+
+    def _replayed_with(self, doubt: Doubt, now: str) -> tuple[list[Event], tuple[PlayState, ...]] | None:
+        """The log with the hand's deal holding ``now`` for the doubtful tile, and the states the engine
+        replays it to; None (the reading ruled out) where the engine refuses it."""
+        start = hand_start(self.events)
+        events = log_with_deal_tile(self.events, start, doubt.seat, doubt.part, doubt.taken, now)
+        states = play_events(None, events[start:]) if events is not None else None
+        if events is None or states is None:
+            doubt.ruled_out.add(now)
+            return None
+        return events, states
+
+    def _commit(self, doubt: Doubt, now: str, why: str, events: list[Event],
+                states: tuple[PlayState, ...]) -> None:
+        """The doubtful tile settled as ``now`` (``why``: :attr:`settled`): the rewritten log and its replayed
+        states followed. A reading the table refused (anything but the frames' evidence) is ruled out."""
+        start = hand_start(self.events)
+        self.events, self.states = events, self.states[:start] + list(states)
+        self.settled.append((self.frames, doubt.seat, doubt.part, doubt.taken, now, why))
+        if why != "frames":
+            doubt.ruled_out.add(doubt.taken)
+        doubt.taken = now
+
+    def _weigh_doubts(self, obs: TableObservation, game: GameContext) -> None:
+        """After a followed frame: each open doubt gathers the frame's readings of its tile (closed where its
+        tile left the part), and one whose evidence has come to favour another reading is settled as it."""
+        state = self.state
+        assert state is not None
+        followed = engine_view(state, game)
+        for d in self._open_doubts():
+            if d.taken not in part_codes(followed, d):
+                d.closed = True
+                continue
+            found = frame_evidence(d, obs, followed, game)
+            if found:
+                d.weigh(found)
+            now = d.best()
+            replayed = self._replayed_with(d, now) if now is not None else None
+            if now is not None and replayed is not None:
+                self._commit(d, now, "frames", *replayed)
+
+    def _settle_by_copies(self, reported: Sequence) -> list:
+        """The problems left after settling each copy too many of a kind a doubtful tile is read as: its other
+        readings, likeliest first, until the engine replays the hand with one."""
+        left = []
+        for p in reported:
+            codes = set(p.tiles or []) if p.kind in COPY_PROBLEMS else set()
+            doubts = [d for d in self._open_doubts() if codes and (d.taken in codes or plain_code(d.taken) in codes)]
+            if not any(self._settled_as_any(d, "copies") for d in doubts):
+                left.append(p)
+        return left
+
+    def _settled_as_any(self, doubt: Doubt, why: str) -> bool:
+        """The doubtful tile settled as the first of its other readings the engine replays the hand with."""
+        for now in doubt.readings()[:DOUBT_TRIES]:
+            replayed = self._replayed_with(doubt, now)
+            if replayed is not None:
+                self._commit(doubt, now, why, *replayed)
+                return True
+        return False
+
+    def _doubts_read(self, state: PlayState, followed: TableView, observed: TableView, game: GameContext):
+        """A frame the engine cannot explain as read, with the deal's doubtful tiles: read as the readings the
+        deal took where the frame reads one as another (the evidence decides, not one frame), else with one
+        settled as a reading the table newly shows (its discard, a meld); the path, or None."""
+        doubts = self._open_doubts()
+        if not doubts:
+            return None
+        kept = with_doubts_kept(followed, observed, doubts, game)
+        path = explain(state, kept, game, max(200, self.max_nodes // 4)) if kept is not None else None
+        if path is not None:
+            return path
+        shown = newly_shown(followed, observed, game)
+        tries = [(d, now) for d in doubts for now in d.readings() if shown[now]]
+        return self._doubts_settled(observed, game, tries, lambda d, now, state: (
+            "discard" if discarded_as(followed, observed, game, now) else "shown"))
+
+    def _doubts_the_game_needs(self, followed: TableView, observed: TableView, game: GameContext):
+        """A frame nothing explains, where a doubtful tile of the deal matters to the engine: the table shows
+        more copies of its reading than the set has, or (a tile of the camera player's hand) a call of the
+        camera player's or a hand laid down to win. The path with one of its other readings, or None."""
+        cam = game.camera
+        played = observed.seats[cam].melds != followed.seats[cam].melds or bool(newly_face_up(followed, observed, game))
+        tries = [(d, now) for d in self._open_doubts()
+                 if shows_every_copy(observed, d.taken, game) or (d.part == "hand" and played)
+                 for now in d.readings()]
+        return self._doubts_settled(observed, game, tries, lambda d, now, state: (
+            "copies" if copies_rule_out(state, d.taken, now, self.variant) else "game"))
+
+    def _doubts_settled(self, observed: TableView, game: GameContext, tries: Sequence[tuple[Doubt, str]],
+                        why: Callable[[Doubt, str, PlayState], str]):
+        """The path to ``observed`` from the hand replayed with a doubtful tile of the deal read as another of its
+        readings (``tries``: (doubt, reading), :data:`DOUBT_TRIES` at most), which is then settled so (``why``
+        it: of the doubt, the reading and the state the path reaches); None when none explains the frame."""
+        keys = {(d.seat, d.part, d.taken, now, self.state, observed): (d, now) for d, now in tries}
+        for key, (d, now) in list((k, t) for k, t in keys.items() if k not in self._doubt_misses)[:DOUBT_TRIES]:
+            replayed = self._replayed_with(d, now)
+            if replayed is None:
+                continue
+            start = replayed[1][-1]   # the frame may still read the tile as the deal had it: that reading kept
+            target = with_doubts_kept(engine_view(start, game), observed, [replace(d, taken=now)], game)
+            path = explain(start, target or observed, game, min(DOUBT_NODES, self.max_nodes))
+            if path is None:
+                self._doubt_misses.add(key)
+                continue
+            self._commit(d, now, why(d, now, path[-1][1][-1] if path else start), *replayed)
+            return path
+        return None
 
     def finish(self) -> list[Event]:
         """The hand is over (the table is being cleared): the camera player's own tsumo, which its always-open

@@ -42,14 +42,15 @@ def with_followed_readings(followed: TableView, observed: TableView, game: GameC
                            unseen: dict[tuple[int, int], str] | None = None) -> TableView:
     """The target with readings the followed state already accepted kept: a discard (and which one lies
     sideways), a meld, a tile set aside or a dora indicator already followed that the new frame reads otherwise
-    keeps its followed reading (the camera player's hand is re-read instead: :meth:`EventInferrer._reread`).
+    or misses keeps its followed reading (the camera player's hand is re-read instead:
+    :meth:`EventInferrer._reread`).
     ``unseen``: (seat, place in its row) -> the discard followed there though never seen."""
     seats = [_seat_with_followed_readings(i, s, v, game, unseen or {})
              for i, (s, v) in enumerate(zip(followed.seats, observed.seats, strict=True))]
     dora = observed.dora
     n = min(len(followed.dora), len(dora))
-    if dora[:n] != followed.dora[:n]:
-        dora = followed.dora[:n] + dora[n:]
+    if dora[:n] != followed.dora[:n] or len(dora) < len(followed.dora):   # indicators stay turned over
+        dora = followed.dora + dora[len(followed.dora):]
     return replace(observed, seats=tuple(seats), dora=dora)
 
 
@@ -76,9 +77,22 @@ def _seat_with_followed_readings(index: int, followed: SeatView, observed: SeatV
             melds[j] = a
     if melds != list(observed.melds):
         changes["melds"] = tuple(melds)
-    if not still_aside(followed.bonus, observed.bonus) and len(observed.bonus) >= len(followed.bonus):
-        changes["bonus"] = sorted_codes(followed.bonus) + tuple(observed.bonus[len(followed.bonus):])
+    for part in ("bonus", "norths"):
+        kept = _still_set_aside(getattr(followed, part), getattr(observed, part))
+        if kept is not None:
+            changes[part] = kept
     return replace(observed, **changes) if changes else observed
+
+
+def _still_set_aside(have: Sequence[str], want: Sequence[str]) -> tuple[str, ...] | None:
+    """Tiles set aside stay there: the followed ones (``have``) with the tiles the frame newly shows set aside
+    (``want``; read otherwise: the tiles after as many as were followed; fewer: the frame missed one), or
+    None when every followed tile is read so."""
+    if still_aside(have, want):
+        return None
+    if len(want) >= len(have):
+        return sorted_codes(have) + tuple(want[len(have):])
+    return sorted_codes(have) + tuple((Counter(want) - Counter(have)).elements())
 
 
 #: observation problems the frame can be followed around: the part of the seat they are in is left as the
@@ -142,6 +156,8 @@ def _left_pending(followed: SeatView, observed: SeatView, part: str) -> SeatView
         return replace(observed, discards=followed.discards, sideways=followed.sideways)
     if part == "sideways":
         return replace(observed, sideways=followed.sideways)
+    if len(observed.melds) < len(followed.melds):   # a followed meld read in the area set aside: kept
+        observed = replace(observed, melds=followed.melds, shown=())
     if part == "melds":   # tiles set aside that a bad group took in stay set aside
         stayed = still_aside(followed.bonus, observed.bonus) and still_aside(followed.norths, observed.norths)
         kept: dict[str, Any] = {} if stayed else {"bonus": followed.bonus, "norths": followed.norths}
