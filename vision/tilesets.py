@@ -1029,17 +1029,15 @@ def _learner(ts: TileSet, labels: np.ndarray, recognizer, cls_path: str | None, 
     shipped = shipped_head(Path(cls_path).parent if cls_path else None)
     note = ""
     if network is not False and cls_path:
-        try:
+        here = adapting()
+        note = here["note"]
+        if here["network"]:
             from models import adapt_set
-        except ImportError:   # an install without the models package's training code
-            adapt_set = None  # type: ignore[assignment]
-        if adapt_set is not None and adapt_set.available():
+
             replay = adapt_set.load_mid_replay(Path(cls_path).parent, head_fingerprint(shipped))
             if replay is not None:
                 return _NetworkLearner(ts, labels, cls_path, shipped, replay, rng)
             note = "the classifier has no mid-level replay (classifier_replay_mid.npz): only its last layer adapts"
-        else:
-            note = adapt_set.MISSING if adapt_set is not None else "only the last layer adapts"
         if network:
             raise TileSetError(note)
     out = _HeadLearner(ts, labels, recognizer, cls_path, shipped, rng, steps)
