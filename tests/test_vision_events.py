@@ -753,6 +753,36 @@ def test_a_doubtful_alternative_comes_after_the_hand_is_re_read():
     assert [r[1:] for r in inf.rereads] == [(tile, wrong)] and inf.readings == []
 
 
+def _camera_hand_read_surely(obs: TableObservation, camera: int) -> TableObservation:
+    """``obs`` with every tile of the camera player's hand read with confidence 0.97 (a classifier's sure
+    reading; the labels path gives none)."""
+    d = obs.to_dict()
+    for a in d["assignments"]:
+        if a["part"] == "hand" and a["position"] == camera:
+            a.update(confidence=0.97, top3=[[a["code"], 0.97]])
+    return TableObservation.from_dict(d)
+
+
+def test_a_sure_hand_tile_misread_as_the_camera_player_draws_keeps_its_reading():
+    """The camera player's hand read surely frame after frame; in the frame of a draw, one of its old tiles is
+    read as a tile it does not hold (0.83, its true reading too unlikely to be among the top 3's
+    alternatives). The draw is followed as drawn and the old tile kept as the earlier frames read it (part
+    "hand" in the readings), not the hand's history rewritten (the old tile 'read wrongly so far')."""
+    video, observations, expected = hand("sanma", 55, None)
+    cam, seat = video.camera, video.camera_seat
+    k = _frame_after(video, "draw", seat, start=_frame_after(video, "discard", seat) + 1)
+    drawn = video.events[video.frames[k].event_index].tile.code
+    held = observations[k - 1].seat(cam).hand
+    old = next(c for c in held if c != drawn and held.count(c) == 1)
+    wrong = next(c for c in ("9s", "8s", "7s", "1s", "2s", "9p", "1p") if c not in held and c != drawn)
+    sure = [_camera_hand_read_surely(o, cam) for o in observations]
+    at = sure[k].seat(cam).hand.index(old)
+    stream = sure[:k] + [_reading(sure[k], "hand", cam, at, wrong, [(wrong, 0.83), ("1z", 0.04)])] + sure[k + 1:]
+    inf = infer(video, stream)
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    assert inf.rereads == [] and inf.readings == [(k + 1, seat, "hand", wrong, old)]
+
+
 def test_a_call_shows_the_discard_it_took():
     """A hidden seat's discard read as another tile in the one frame it lies in the row, then called: the
     call shows what it was, the discard event takes the called tile, the engine replays, and the log is the

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import replace
 from typing import Any
 
 from assistant.play import PlayState
+from assistant.tiles import Tile, kind_code
 
 from ..observation import TableObservation
 from .checks import misplaced_meld_tiles
@@ -87,6 +89,33 @@ def _with_discard_read_as(followed: TableView, observed: TableView, seat: int, a
     return replace(observed, seats=tuple(seats))
 
 
+def sure_hand_targets(obs: TableObservation, followed: TableView, observed: TableView, game: GameContext,
+                      sure: Collection[str]) -> list[tuple[float, TableView, tuple[int, str, str, str]]]:
+    """Where a tile of the followed camera hand that earlier frames read surely (``sure``) is missing and
+    another code is new in the hand: the target with one new tile read as the sure one, whatever its top 3
+    (one frame misreading a tile is likelier than every frame before misreading it). [(the new tile's
+    reading's log probability, negated: least sure first), target, (seat, "hand", read, now)]."""
+    cam = game.camera
+    old, new = Counter(followed.seats[cam].hand), Counter(observed.seats[cam].hand)
+    gone = sorted(c for c in (old - new) if c in sure)
+    if not gone:
+        return []
+    position = game.order[cam]
+    confidence: dict[str, float] = {}
+    for a in obs.assignments:
+        if a.get("part") == "hand" and a.get("position") == position:
+            code = str(a.get("code"))
+            confidence[code] = min(confidence.get(code, 1.0), float(a.get("confidence", 1.0)))
+    out = []
+    for code in sorted(new - old):
+        for was in gone:
+            target = _with_hand_tile_read_as(followed, observed, cam, code, was)
+            if target is not None:
+                out.append((-math.log(max(confidence.get(code, 1.0), 1e-6)), target, (cam, "hand", code, was)))
+    out.sort(key=lambda o: -o[0])
+    return out[:ALTERNATIVES_TRIED]
+
+
 def _with_hand_tile_read_as(followed: TableView, observed: TableView, seat: int, code: str,
                             alt: str) -> TableView | None:
     s, v = followed.seats[seat], observed.seats[seat]
@@ -134,14 +163,14 @@ def _called_discard(state: PlayState, followed: TableView, observed: TableView,
     d = state.turn
     gone: str | None = None
     same_pool = Counter(observed.centre) == Counter(followed.centre)
-    unmoved = observed.seats[d].discards == followed.seats[d].discards and (not game.hk or same_pool)
+    unmoved = observed.seats[d].discards == followed.seats[d].discards and (not game.centre or same_pool)
     if state.phase == "claim_window" and state.last_tile is not None and unmoved:
         d = game.next(d)     # nobody took the discard: the next seat drew and threw a tile called at once
         if observed.seats[d].discards != followed.seats[d].discards:
             return None
     elif state.phase == "claim_window" and state.last_tile is not None:
         gone = state.last_tile.code
-        if game.hk:
+        if game.centre:
             if Counter(followed.centre) - Counter(observed.centre) != Counter([gone]):
                 return None
         elif observed.seats[d].discards != followed.seats[d].discards[:-1]:
@@ -149,7 +178,7 @@ def _called_discard(state: PlayState, followed: TableView, observed: TableView,
     elif state.phase in ("turn_start", "own_turn"):
         # the seat to move discarded unseen and the tile was called at once: which tile, the new meld's
         # readings say (pongs and kongs of them; the moves add the draw and the discard)
-        if observed.seats[d].discards != followed.seats[d].discards or (game.hk and not same_pool):
+        if observed.seats[d].discards != followed.seats[d].discards or (game.centre and not same_pool):
             return None
     else:
         return None
@@ -210,10 +239,9 @@ def _call_shapes(taken: list[str], gone: str | None, fresh: int, caller: int, di
     """(kind, the claimed tile first) of the melds seat ``caller`` may have made of ``taken``: pongs, a chow
     from the left where the rules have them, kongs where ``fresh`` (the new tiles seen) is four or more."""
     shapes: list[tuple[str, tuple[str, ...]]] = [("pong", (c,) * 3) for c in taken]
-    if gone is not None and "chow" in game.variant.calls and caller == game.next(discarder) and gone[1] in "mps":
-        n = int(plain_code(gone)[0])
-        shapes += [("chow", (gone, *(f"{k}{gone[1]}" for k in range(lo, lo + 3) if k != n)))
-                   for lo in (n - 2, n - 1, n) if 1 <= lo and lo + 2 <= 9]
+    if gone is not None and game.variant.can_chow and caller == game.next(discarder):
+        shapes += [("chow", (gone, kind_code(a), kind_code(b)))
+                   for a, b in game.variant.chow_shapes(Tile.from_code(gone).kind)]
     if fresh >= 4:
         shapes += [("kong", (c,) * 4) for c in taken]
     return shapes

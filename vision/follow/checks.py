@@ -125,15 +125,17 @@ def _check_areas(followed: TableView, observed: TableView, game: GameContext) ->
 
 
 def check_camera(followed: TableView | None, observed: TableView, game: GameContext) -> list[str]:
-    """The camera player's hand is seen face up, 13 or 14 tiles with its melds."""
+    """The camera player's hand is seen face up, as many tiles with its melds as the rule system deals (or one
+    more, the tile just drawn)."""
     v = observed.seats[game.camera]
     if v.state in ("backs", "mixed") or "bk" in v.hand:
         return [f"The camera player's hand ({game.who(game.camera)}) is not seen face up."]
     size = len(v.hand) + 3 * len(v.melds)
-    if size not in (13, 14):
-        short = "short" if size < 13 else "too many"
+    least, most = game.variant.hand_sizes
+    if game.variant.hand_stage(size) is None:
+        short = "short" if size < least else "too many"
         return [f"The camera player's hand counts {size} tiles ({len(v.hand)} in hand, {len(v.melds)} meld(s)): "
-                f"{abs(13 - size) if size < 13 else size - 14} tile(s) {short}; a tile is missed or misplaced."]
+                f"{least - size if size < least else size - most} tile(s) {short}; a tile is missed or misplaced."]
     return []
 
 

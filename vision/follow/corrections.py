@@ -37,7 +37,7 @@ def row_disputes(followed: TableView, observed: TableView, game: GameContext) ->
     """(seat, place in its row, the tile read there now) where a seat's followed row, not shorter, is read with
     exactly one tile otherwise before its latest discard (more than one: a tile missed or a row misplaced,
     which shifts the rest, not a misreading)."""
-    if game.hk:
+    if game.centre:
         return set()
     out = set()
     for i, (s, v) in enumerate(zip(followed.seats, observed.seats, strict=True)):
@@ -77,7 +77,7 @@ def call_rereads_discard(events: Sequence[Event], followed: TableView, observed:
         return None
     ev = events[-1]
     d, was = ev.seat, ev.tile.code
-    if game.hk:
+    if game.centre:
         if Counter(followed.centre) - Counter(observed.centre) != Counter([was]):
             return None
     else:

@@ -194,7 +194,7 @@ def newly_shown(followed: TableView, observed: TableView, game: GameContext) -> 
     the centre pool), its melds."""
     def own(view: TableView) -> Counter[str]:
         seat = view.seats[game.camera]
-        return Counter(seat.hand) + Counter(view.centre if game.hk else seat.discards) + \
+        return Counter(seat.hand) + Counter(view.centre if game.centre else seat.discards) + \
             Counter(c for m in seat.melds for c in m.codes)
 
     return own(observed) - own(followed)
@@ -202,7 +202,7 @@ def newly_shown(followed: TableView, observed: TableView, game: GameContext) -> 
 
 def discarded_as(followed: TableView, observed: TableView, game: GameContext, code: str) -> bool:
     """The camera player's discard row (Hong Kong: the centre pool) newly shows ``code``."""
-    if game.hk:
+    if game.centre:
         return (Counter(observed.centre) - Counter(followed.centre))[code] > 0
     cam = game.camera
     return (Counter(observed.seats[cam].discards) - Counter(followed.seats[cam].discards))[code] > 0

@@ -23,7 +23,7 @@ from assistant.play import (
 from assistant.tiles import Tile
 
 from .tile_codes import hand_text, sorted_codes, without
-from .views import GameContext, TableView, newly_face_up, tile_count
+from .views import GameContext, TableView, newly_face_up
 
 
 def is_winning_shape(hand: Sequence[str], melds: Sequence[Any], variant) -> bool:
@@ -53,7 +53,7 @@ def _open_tile_taken(state: PlayState, followed: TableView, observed: TableView,
         return _robbed(state, followed, observed)
     if state.phase != "claim_window" or state.last_tile is None:
         return False
-    if game.hk:
+    if game.centre:
         return list((Counter(followed.centre) - Counter(observed.centre)).elements()) == [state.last_tile.code]
     row = followed.seats[state.turn].discards
     return bool(row) and observed.seats[state.turn].discards == row[:-1]
@@ -67,7 +67,8 @@ def melds_of(state: PlayState, seat: int) -> tuple:
 def _tsumo_end(state, followed, observed, game, shown):
     """The seat holding 14 tiles shows a winning hand (or the camera player, whose hand is always seen, wins
     and the others show theirs: three-kaki)."""
-    if state.phase != "own_turn" or any(tile_count(observed, s) != (14 if s == state.turn else 13) for s in shown):
+    if state.phase != "own_turn" or \
+            any(game.stage(observed, s) != ("discarding" if s == state.turn else "waiting") for s in shown):
         return None
     turn = state.turn
     if turn in shown and is_winning_shape(observed.seats[turn].hand, melds_of(state, turn), game.variant):
@@ -86,10 +87,10 @@ def _ron_taken_end(state, followed, observed, game, shown):
     mine = followed.seats[cam].hand
     if observed.seats[cam].hand == sorted_codes(mine + (last,)) \
             and is_winning_shape(mine + (last,), melds_of(state, cam), game.variant):
-        return ([], Ron((cam,))) if all(tile_count(observed, s) == 13 for s in shown) else None
-    winners = [s for s in shown if tile_count(observed, s) == 14 and last in observed.seats[s].hand
+        return ([], Ron((cam,))) if all(game.stage(observed, s) == "waiting" for s in shown) else None
+    winners = [s for s in shown if game.stage(observed, s) == "discarding" and last in observed.seats[s].hand
                and is_winning_shape(observed.seats[s].hand, melds_of(state, s), game.variant)]
-    if len(winners) != 1 or any(tile_count(observed, s) != 13 for s in shown if s not in winners):
+    if len(winners) != 1 or any(game.stage(observed, s) != "waiting" for s in shown if s not in winners):
         return None
     return winners, Ron((winners[0],))
 
@@ -97,7 +98,7 @@ def _ron_taken_end(state, followed, observed, game, shown):
 def _ron_left_end(state, followed, observed, game, shown):
     """Several winners on one discard (it stays where it lies), or robbing a kong, kita or flower."""
     if state.phase not in ("claim_window", "kong_window") or state.last_tile is None \
-            or any(tile_count(observed, s) != 13 for s in shown):
+            or any(game.stage(observed, s) != "waiting" for s in shown):
         return None
     last = state.last_tile.code
     winners = sorted((s for s in shown if s != state.turn
@@ -111,7 +112,7 @@ def _ron_left_end(state, followed, observed, game, shown):
 def _draw_end(state, followed, observed, game, shown):
     """No win: the ready hands are shown at an exhaustive draw (the camera player's counted when ready)."""
     if state.phase not in ("claim_window", "turn_start") or not shown \
-            or any(tile_count(observed, s) != 13 for s in shown):
+            or any(game.stage(observed, s) != "waiting" for s in shown):
         return None
     ready = (game.camera,) if is_ready(state, game.camera) else ()
     return [], ExhaustiveDraw(tuple(shown) + ready)
@@ -145,7 +146,7 @@ def hand_endings(state, followed, observed, game):
         events: list[Event] = []
         for s in winners + [s for s in shown if s not in winners]:
             hand = observed.seats[s].hand
-            if isinstance(event, Ron) and tile_count(observed, s) == 14:
+            if isinstance(event, Ron) and game.stage(observed, s) == "discarding":
                 hand = without(hand, [state.last_tile.code]) or ()   # the ron tile it took is not a concealed tile
             drawn = observed.seats[s].right if isinstance(event, Tsumo) and s == state.turn else None
             events.append(Reveal(s, hand_text(hand), drawn))

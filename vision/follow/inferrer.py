@@ -26,7 +26,7 @@ from assistant.play import (
 from assistant.tiles import Tile
 
 from ..observation import TableObservation
-from .alternatives import ALTERNATIVE_CLOSE, alternative_targets, call_targets
+from .alternatives import ALTERNATIVE_CLOSE, alternative_targets, call_targets, sure_hand_targets
 from .checks import CHECKS, blocks_frame, check_camera, check_hidden, describe_difference, reconstruction_problems
 from .corrections import (
     DISPUTE_FRAMES,
@@ -46,6 +46,7 @@ from .deal import (
     frame_evidence,
     newly_shown,
     part_codes,
+    part_tiles,
     shows_every_copy,
     with_doubts_kept,
 )
@@ -70,6 +71,10 @@ NEW_DEAL_TILES = 4
 #: a doubtful tile's other readings tried at most to explain one frame (likeliest first), and the candidate moves
 #: the engine judges at most for each (the frame's own change, from the hand replayed with it)
 DOUBT_TRIES = 4
+#: a camera hand tile read with at least this confidence ...
+SURE_READING = 0.9
+#: ... in this many frames in a row is read surely: re-read last (:meth:`EventInferrer._reread`)
+SURE_FRAMES = 2
 DOUBT_NODES = 200
 
 
@@ -143,6 +148,8 @@ class EventInferrer:
         self._next_deal: tuple[TableView, TableObservation] | None = None
         self._doubts: list[Doubt] = []       # the doubtful tiles of the hand's deal
         self._doubt_misses: set[tuple] = set()   # (tile, reading, state, target) tried in vain
+        # code -> frames in a row that read every copy of it the followed camera hand holds surely
+        self._sure: dict[str, int] = {}
 
     @property
     def state(self) -> PlayState | None:
@@ -164,8 +171,9 @@ class EventInferrer:
             k = ring.index(self.dealer)
             order = tuple(ring[k:] + ring[:k])
             v = self.variant
-            self._ctx = GameContext(v, len(order), order.index(self.camera), order, v.name == "hong-kong",
-                                    "riichi" in v.calls, bool(v.has_jokers), "kita" in v.calls)
+            self._ctx = GameContext(v, len(order), order.index(self.camera), order,
+                                    centre=not v.keeps_discard_rows, dora=v.has_dora_indicators,
+                                    jokers=v.has_jokers, kita=v.can_kita)
         return self._ctx
 
     def _problem(self, kind: str, message: str) -> list[Event]:
@@ -232,7 +240,7 @@ class EventInferrer:
         :data:`NEW_DEAL_TILES` tiles at least)."""
         hand = observed.seats[game.camera].hand
         return is_dealt_table(observed) and any(s.discards or s.hand.melds for s in state.seats) and \
-            len(hand) in (game.variant.hand_size, game.variant.hand_size + 1) and \
+            len(hand) in game.variant.hand_sizes and \
             _tiles_new_in(engine_view(state, game).seats[game.camera].hand, hand) >= NEW_DEAL_TILES
 
     def _next_hand(self, first: tuple[TableView, TableObservation], observed: TableView,
@@ -284,6 +292,7 @@ class EventInferrer:
                                                 "frame is skipped.")
         new = self._extend(path)
         self._weigh_doubts(obs, game)
+        self._count_sure(obs, game)
         return new
 
     def _replayed(self, game: GameContext) -> tuple[PlayState, TableView]:
@@ -306,14 +315,16 @@ class EventInferrer:
         alternatives = alternative_targets(obs, followed, observed, game)
         # a newly seen tile read doubtfully: its close alternatives first
         path = self._alternative(state, alternatives, game, 0.0, ALTERNATIVE_CLOSE)
-        if path is None:
-            fixed = self._reread(followed, observed, game)
-            if fixed is not None:
-                (was, now), events, states, path = fixed
-                self.events, self.states = events, states
-                self.rereads.append((self.frames, was, now))
-        if path is None:
+        if path is None:   # a tile of the hand not yet read surely was read wrongly so far
+            path = self._reread_followed(followed, observed, game, sure=False)
+        if path is None:   # one frame misreading tiles is likelier than frames that read a tile surely
             path = self._alternative(state, alternatives, game, ALTERNATIVE_CLOSE, math.inf)
+        if path is None:   # ... and a tile read surely so far kept as it was read, the new one misread
+            sure = {c for c, n in self._sure.items() if n >= SURE_FRAMES}
+            path = self._alternative(state, sure_hand_targets(obs, followed, observed, game, sure), game,
+                                     -math.inf, math.inf)
+        if path is None:
+            path = self._reread_followed(followed, observed, game, sure=True)
         if path is None:   # a call whose meld cannot be read, its discard never followed
             path = self._call(obs, state, followed, observed, game)
         if path is None:
@@ -360,7 +371,7 @@ class EventInferrer:
         where a tile kept though unseen could no longer be told from one called later."""
         cam = game.camera
         s, v = followed.seats[cam], observed.seats[cam]
-        if game.hk or v.state != "faces" or "bk" in v.hand or v.discards != s.discards:
+        if game.centre or v.state != "faces" or "bk" in v.hand or v.discards != s.discards:
             return None
         shown = public_tiles(Counter(), observed) - public_tiles(Counter(), followed)
         budget = max(200, self.max_nodes // 4)
@@ -443,16 +454,38 @@ class EventInferrer:
             return True
         return False
 
-    def _reread(self, followed: TableView, observed: TableView, game: GameContext):
+    def _count_sure(self, obs: TableObservation, game: GameContext) -> None:
+        """After a followed frame: for each code of the followed camera hand, how many frames in a row have
+        read every copy of it the hand holds with at least :data:`SURE_READING` (:meth:`_reread` leaves such
+        tiles for last)."""
+        state = self.state
+        assert state is not None
+        held = Counter(engine_view(state, game).seats[game.camera].hand)
+        read = Counter(str(a.get("code")) for a in part_tiles(obs, game.camera, "hand", game)
+                       if float(a.get("confidence", 0.0)) >= SURE_READING)
+        self._sure = {c: self._sure.get(c, 0) + 1 if read[c] >= n else 0 for c, n in held.items()}
+
+    def _reread_followed(self, followed: TableView, observed: TableView, game: GameContext, sure: bool):
+        """:meth:`_reread`, its rewritten log followed: the path, or None."""
+        fixed = self._reread(followed, observed, game, sure)
+        if fixed is None:
+            return None
+        (was, now), events, states, path = fixed
+        self.events, self.states = events, states
+        self.rereads.append((self.frames, was, now))
+        return path
+
+    def _reread(self, followed: TableView, observed: TableView, game: GameContext, sure: bool = False):
         """When nothing explains a change: is one tile of the camera player's hand read wrongly so far? A tile
         of the followed hand that the observation lacks is taken for one of the codes that newly show (in the
         hand, or in a discard row, meld or bonus area where it may have gone): the event that brought it in
         (its latest draw, else the deal) is corrected, the engine replays the hand, and the change is
-        explained again. Returns ((read before, read now), the corrected events, their states, the path) or
-        None."""
+        explained again. Only tiles read surely for :data:`SURE_FRAMES` frames in a row (``sure``), or only
+        the others, are taken: one frame misreading a sure tile is likelier, so those are tried last.
+        Returns ((read before, read now), the corrected events, their states, the path) or None."""
         cam = game.camera
         old, new = Counter(followed.seats[cam].hand), Counter(observed.seats[cam].hand)
-        gone = sorted(set((old - new).elements()))
+        gone = sorted(c for c in set((old - new).elements()) if (self._sure.get(c, 0) >= SURE_FRAMES) == sure)
         if not gone or "bk" in new or sum((old - new).values()) > 3:
             return None
         shown = (new - old) + (public_tiles(Counter(), observed) - public_tiles(Counter(), followed))
@@ -504,7 +537,7 @@ class EventInferrer:
         the camera player's)."""
         cam = observed.seats[game.camera]
         return self.state is None and not cam.discards and not cam.melds and \
-            (not game.hk or len(observed.centre) <= game.camera)
+            (not game.centre or len(observed.centre) <= game.camera)
 
     def _deal_problems(self, observed: TableView, game: GameContext) -> list[str]:
         """Why a dealt table cannot be dealt as seen, in plain words."""

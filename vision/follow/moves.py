@@ -34,7 +34,7 @@ from assistant.tiles import Tile, sort_key
 
 from .endings import hand_endings
 from .tile_codes import is_bonus, plain_code, sorted_codes, without
-from .views import GameContext, ReadMeld, TableView, fei_swapped, newly_aside, newly_face_up, tile_count
+from .views import GameContext, ReadMeld, TableView, fei_swapped, newly_aside, newly_face_up
 
 #: what a move proposes: candidate events, each a short sequence
 Proposals = Iterator[tuple[Event, ...]]
@@ -106,7 +106,7 @@ def _discard_candidates(followed: TableView, observed: TableView, game: GameCont
     discards come out of its hand."""
     s, v = followed.seats[seat], observed.seats[seat]
     out: set[str] = set()
-    if game.hk:
+    if game.centre:
         out.update((Counter(observed.centre) - Counter(followed.centre)).elements())
     elif len(v.discards) > len(s.discards) and v.discards[:len(s.discards)] == s.discards:
         out.add(v.discards[len(s.discards)])
@@ -115,7 +115,7 @@ def _discard_candidates(followed: TableView, observed: TableView, game: GameCont
         if m is not None and not m.concealed and m.sideways is not None and m.source == game.back(other, seat):
             out.add(m.tiles[m.sideways])
     for other in newly_face_up(followed, observed, game):   # ... or taken by a ron winner
-        if other != seat and tile_count(observed, other) == 14:
+        if other != seat and game.stage(observed, other) == "discarding":
             out.update(observed.seats[other].hand)
     if seat != game.camera:
         out.update((Counter(observed.seats[game.camera].hand) - Counter(followed.seats[game.camera].hand)).elements())
@@ -133,7 +133,7 @@ def _discards(state, followed, observed, game):
     for code in _discard_candidates(followed, observed, game, seat):
         idx = len(s.discards)
         # a new sideways tile at the row's end, not owed by a called riichi tile, declares riichi
-        riichi = not game.hk and not declared and s.sideways is None and v.sideways == idx \
+        riichi = not game.centre and not declared and s.sideways is None and v.sideways == idx \
             and v.discards[idx:idx + 1] == (code,)
         yield (Discard(seat, code, riichi=riichi),)
 
@@ -198,7 +198,7 @@ def _added_kongs(state, followed, observed, game):
 
 def _kitas(state, followed, observed, game):
     seat = state.turn
-    if state.phase == "own_turn" and game.sanma and len(observed.seats[seat].norths) > len(followed.seats[seat].norths):
+    if state.phase == "own_turn" and game.kita and len(observed.seats[seat].norths) > len(followed.seats[seat].norths):
         yield (Kita(seat),)
 
 
@@ -225,7 +225,7 @@ def _swap_feis(state, followed, observed, game):
 def _new_dora(state, followed, observed, game):
     """A kan dora indicator (the engine judges whether a kong turned one)."""
     n = len(followed.dora)
-    if game.kan_dora and len(observed.dora) > n and observed.dora[:n] == followed.dora:
+    if game.dora and len(observed.dora) > n and observed.dora[:n] == followed.dora:
         yield (NewDora(observed.dora[n]),)
 
 

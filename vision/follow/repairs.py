@@ -69,7 +69,7 @@ def _seat_with_followed_readings(index: int, followed: SeatView, observed: SeatV
     if observed.discards[:n] != followed.discards[:n]:
         changes["discards"] = followed.discards[:n] + observed.discards[n:]
     side = observed.sideways
-    if not game.hk and side != followed.sideways and (side is None or side < len(followed.discards)):
+    if not game.centre and side != followed.sideways and (side is None or side < len(followed.discards)):
         changes["sideways"] = followed.sideways   # which tile of the followed row lies sideways is settled too
     melds = list(observed.melds)
     for j, (a, b) in enumerate(zip(followed.melds, observed.melds, strict=False)):

@@ -76,7 +76,7 @@ def _shows_target(state: PlayState, followed: TableView, observed: TableView, ga
             a == b or a.base == b for a, b in zip(s.melds, v.melds, strict=True)))
         if not (rows_ok and melds_ok and (sorted_codes(s.bonus), s.norths) == (sorted_codes(v.bonus), v.norths)):
             return False
-        if not game.hk and s.sideways != v.sideways and not over:
+        if not game.centre and s.sideways != v.sideways and not over:
             return False
         if i == game.camera:
             if s.hand != v.hand and not over:

@@ -116,13 +116,18 @@ class GameContext:
     players: int
     camera: int                    # engine seat of the camera player
     order: tuple[int, ...]         # positions in turn order from the dealer (index = engine seat)
-    hk: bool
-    kan_dora: bool
-    jokers: bool
-    sanma: bool
+    centre: bool                   # discards go to one pool in the centre, not rows per seat
+    dora: bool                     # dora indicators are turned over (and more after a kong)
+    jokers: bool                   # jokers are in the set (and may be swapped for)
+    kita: bool                     # Norths may be set aside (kita)
 
     def next(self, seat: int) -> int:
         return (seat + 1) % self.players
+
+    def stage(self, view: TableView, seat: int) -> str | None:
+        """What the seat's hand on ``view`` is doing by its size (the rule system's ``hand_stage``):
+        "waiting" between turns, "discarding" with the tile just drawn or called, None for no hand size."""
+        return self.variant.hand_stage(tile_count(view, seat))
 
     def back(self, claimant: int, discarder: int) -> int:
         """@k of a tile ``claimant`` took from ``discarder``."""
@@ -167,7 +172,7 @@ def engine_view(state: PlayState, game: GameContext) -> TableView:
         codes = tuple(s.discards[j].tile.code for j in row)
         riichi = next((j for j, d in enumerate(s.discards) if d.riichi), None)
         sideways = None if riichi is None else next((n for n, j in enumerate(row) if j >= riichi), None)
-        if game.hk:
+        if game.centre:
             centre += codes
             codes, sideways = (), None
         aside = tuple(t.code for t in s.hand.bonus)
