@@ -245,8 +245,8 @@ def run(args) -> dict:
             res = analyzers[name].process(f, {})
             took = (time.perf_counter() - s) * 1e3
             rows[name].append({**res.timing, "total_ms": took})
-            outputs[name].append(list(res.tiles))
-            discards[name].append(_discards(res.observation))
+            outputs[name].append([t.to_json() for t in res.tiles])
+            discards[name].append(_discards(res.to_json()["observation"]))
     return {"video": video, "made_s": made, "rows": rows, "outputs": outputs, "analyzers": analyzers,
             "changed": changed, "discards": discards}
 

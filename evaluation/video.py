@@ -95,7 +95,7 @@ def live_inferrer(video, recognizer, reads: int = LIVE_READS, taps: int = 0):
         for _ in range(reads):
             res = la.process(image, fixes)
         if len(fixes) < taps and res.problems:
-            for _, tile_id, code in wrong_tiles(res.tiles, f.labels)[:min(TAPS_PER_FRAME,
+            for _, tile_id, code in wrong_tiles([t.to_json() for t in res.tiles], f.labels)[:min(TAPS_PER_FRAME,
                                                                                    taps - len(fixes))]:
                 fixes[tile_id] = code
     if la._game is None:

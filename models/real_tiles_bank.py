@@ -142,9 +142,9 @@ def build(split: str, root: Path, jitter: int, none_per_photo: int, match_iou: f
         names.append(ph.name)
         ids = np.array([KINDS.index(c) for c in ph.codes], np.int64)
         det = rec.detect_boxes(ph.image)
-        pairs = G.greedy_match(G.box_iou(G.aabb(det["quad"]), ph.boxes), match_iou) if len(det["obb"]) else []
-        pairs = [(p, g) for p, g in pairs if not wrong_axis(det["obb"][p, 4], ph.boxes[g])]
-        obbs = [det["obb"][[p for p, _ in pairs]].reshape(-1, 5)]
+        pairs = G.greedy_match(G.box_iou(G.aabb(det.corners), ph.boxes), match_iou) if len(det) else []
+        pairs = [(p, g) for p, g in pairs if not wrong_axis(det.obb[p, 4], ph.boxes[g])]
+        obbs = [det.obb[[p for p, _ in pairs]].reshape(-1, 5)]
         labels = [ids[[g for _, g in pairs]]]
         kinds_of = [np.zeros(len(pairs), np.int64)]
         for _ in range(jitter):

@@ -39,9 +39,9 @@ class BlindRecognizer:
     scales = (640,)
 
     def detect_boxes(self, image, **kw):
-        from vision.inference import empty_boxes
+        from vision.boxes import TileBoxes
 
-        return empty_boxes()
+        return TileBoxes.empty()
 
     def classify(self, crops, variant=None):
         import numpy as np

@@ -15,22 +15,23 @@ import numpy as np
 
 from datasets.codes import TILE_CODES
 from vision import geometry as G
-from vision.inference import NONE_INDEX, empty_boxes
+from vision.boxes import TileBoxes
+from vision.inference import NONE_INDEX
 from vision.sources import Frame, SourceStatus
 
 _G, _R = 200, 120     # the green and red of every painted face; blue says the kind
 
 
-def boxes_in(boxes: dict, regions=None) -> dict:
+def boxes_in(boxes: TileBoxes, regions=None) -> TileBoxes:
     """A stand-in detector's answer: all of ``boxes``, or those whose centre lies in one of ``regions``
     (x0, y0, x1, y1), as the live pipeline asks for the changed parts of a frame."""
-    if regions is None or not len(boxes["obb"]):
-        return {k: v.copy() for k, v in boxes.items()}
-    c = boxes["obb"][:, :2]
+    if regions is None or not len(boxes):
+        return boxes.take(slice(None))
+    c = boxes.obb[:, :2]
     inside = np.zeros(len(c), bool)
     for x0, y0, x1, y1 in regions:
         inside |= (c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
-    return {k: v[inside] for k, v in boxes.items()} if inside.any() else empty_boxes()
+    return boxes.take(inside) if inside.any() else TileBoxes.empty()
 
 
 class PaintedLabels:
@@ -42,7 +43,7 @@ class PaintedLabels:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.boxes = empty_boxes()
+        self.boxes = TileBoxes.empty()
         self.readings: list[list[tuple[str, float]]] = []   # the top3 of the labels painted marked, in order
 
     def paint(self, labels, size=(1280, 720)) -> np.ndarray:
@@ -59,9 +60,8 @@ class PaintedLabels:
                 red = _R + self.MARK * len(self.readings)
             cv2.fillConvexPoly(img, pts, (4 * k + 10, _G, red))
             cv2.polylines(img, [pts], True, (0, 0, 0), 2)
-        self.boxes = {"obb": G.quad_to_obb(quads) if len(quads) else np.zeros((0, 5)), "quad": quads,
-                      "score": np.ones(len(labels)),
-                      "face_up": np.array([1.0 if lab["face_up"] else 0.0 for lab in labels])}
+        self.boxes = TileBoxes(G.quad_to_obb(quads) if len(quads) else np.zeros((0, 5)), quads, np.ones(len(labels)),
+                               np.array([1.0 if lab["face_up"] else 0.0 for lab in labels]))
         return img
 
     def detect_boxes(self, image, regions=None, **kw):

@@ -142,7 +142,7 @@ def _settle(la, image, rng, frames=4):
 
 
 def _centres(tiles):
-    return np.array([np.mean(t["corners"], 0) for t in tiles]).reshape(-1, 2)
+    return np.array([np.mean(t.corners, 0) for t in tiles]).reshape(-1, 2)
 
 
 @needs_models
@@ -161,7 +161,7 @@ def test_still_table_runs_no_detector_no_classifier_no_rebuild(recognizer, play,
     for _ in range(5):
         r = la(_noisy(before, rng), {})
         assert r.timing["pass"] == "none" and r.timing["detect_ms"] == 0
-        assert r.tiles == r0.tiles and r.observation == r0.observation
+        assert r.tiles == r0.tiles and r.observation is r0.observation
     assert len(la.recognizer.regions) == calls and la.recognizer.classified == crops and not rebuilds
     assert la.counts["none"] == nones + 5
 
@@ -186,16 +186,16 @@ def test_local_change_detects_only_there_and_matches_a_full_pass(recognizer, pla
     local = la.recognizer.rec.detect_boxes(frame, regions=new_calls[0], context=la._tile_px((w, h)),
                                            scales=la._detect_scales((w, h)))
     full = recognizer.detect_boxes(frame, scales=la._detect_scales((w, h)))
-    tile = float(np.median(full["obb"][:, 2:4].max(1)))
-    c = full["obb"][:, :2]
+    tile = float(np.median(full.obb[:, 2:4].max(1)))
+    c = full.obb[:, :2]
     inside = np.zeros(len(c), bool)
     for x0, y0, x1, y1 in new_calls[0]:
         inside |= (c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
     assert inside.any()
-    d = np.linalg.norm(c[inside, None] - local["obb"][None, :, :2], axis=2)
-    sure = full["score"][inside] >= 0.45
+    d = np.linalg.norm(c[inside, None] - local.obb[None, :, :2], axis=2)
+    sure = full.score[inside] >= 0.45
     assert (d.min(1)[sure] <= tile / 4).all()
-    assert len(local["obb"]) <= inside.sum() + 1
+    assert len(local.obb) <= inside.sum() + 1
     r = la(frame, {})
     for _ in range(2):
         r = la(_noisy(after, rng), {})
@@ -209,12 +209,12 @@ def test_local_change_detects_only_there_and_matches_a_full_pass(recognizer, pla
     a, b = _centres(r.tiles), _centres(full_r.tiles)
     found = sure_ref = 0
     for t, c in zip(full_r.tiles, b, strict=True):
-        if t["confidence"] < 0.9:
+        if t.confidence < 0.9:
             continue
         sure_ref += 1
         dd = np.linalg.norm(a - c, axis=1)
         j = int(dd.argmin())
-        found += bool(dd[j] <= tile / 2 and r.tiles[j]["code"] == t["code"])
+        found += bool(dd[j] <= tile / 2 and r.tiles[j].code == t.code)
     # (how many of the far tiles the int8 classifier reads at 0.9 or more moves with the CPU's int8 kernels:
     # 7-9 on an AVX2-only machine, more elsewhere)
     assert sure_ref >= 6 and found >= 0.85 * sure_ref
@@ -262,7 +262,7 @@ def test_dropped_frames_do_not_crash(recognizer, play, tmp_path):
     assert r.tiles == r0.tiles and la.counts["dropped"] == 2
 
     def read(tiles):   # what each tile is and where (a weak tile may turn stable with one more frame)
-        return [(t["id"], t["code"], t["corners"]) for t in tiles]
+        return [(t.id, t.code, t.corners) for t in tiles]
 
     assert read(la(_noisy(before, rng), {}).tiles) == read(r0.tiles)
     bg = _analyzer(recognizer, tmp_path, background=True)
@@ -283,14 +283,14 @@ def test_correction_and_rule_change_on_a_still_table_rebuild(recognizer, play, t
     la = _analyzer(recognizer, tmp_path)
     r = _settle(la, before, rng)
     tile = r.tiles[0]
-    new = "1p" if tile["code"] != "1p" else "2p"
-    r = la(_noisy(before, rng), {tile["id"]: new})
+    new = "1p" if tile.code != "1p" else "2p"
+    r = la(_noisy(before, rng), {tile.id: new})
     assert r.timing["pass"] == "replay" and r.timing["detect_ms"] == 0
-    assert next(t for t in r.tiles if t["id"] == tile["id"])["code"] == new
+    assert next(t for t in r.tiles if t.id == tile.id).code == new
     la.variant = "korean-3p"
-    r = la(_noisy(before, rng), {tile["id"]: new})
-    assert r.timing["pass"] == "replay" and r.observation["variant"] == "korean-3p"
-    assert la(_noisy(before, rng), {tile["id"]: new}).timing["pass"] == "none"
+    r = la(_noisy(before, rng), {tile.id: new})
+    assert r.timing["pass"] == "replay" and r.observation.variant == "korean-3p"
+    assert la(_noisy(before, rng), {tile.id: new}).timing["pass"] == "none"
 
 
 def test_coarse_scale_skipped_only_when_the_calibration_says_faces_are_small(tmp_path):

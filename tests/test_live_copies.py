@@ -10,6 +10,7 @@ from painted import boxes_in
 
 from datasets.codes import TILE_CODES
 from vision import geometry as G
+from vision.boxes import TileBoxes
 from vision.calibration import from_camera
 from vision.inference import NONE_INDEX
 
@@ -26,12 +27,12 @@ class LabelRecognizer:
         self.lock = threading.Lock()
         self.labels = labels
         quads = np.array([lab["corners"] for lab in labels], np.float64)
-        self.boxes = {"obb": G.quad_to_obb(quads) % [np.inf, np.inf, np.inf, np.inf, 180.0],
-                      "quad": quads, "score": np.ones(len(labels)),
-                      "face_up": np.array([1.0 if lab["face_up"] else 0.0 for lab in labels])}
-        self.boxes["obb"][:, 4] = G.quad_to_obb(quads)[:, 4] % 180.0
+        obb = G.quad_to_obb(quads)
+        obb[:, 4] %= 180.0
+        self.boxes = TileBoxes(obb, quads, np.ones(len(labels)),
+                               np.array([1.0 if lab["face_up"] else 0.0 for lab in labels]))
         self.probs = {}
-        for i, (crop, lab) in enumerate(zip(G.warp_crops(image, self.boxes["obb"]), labels, strict=True)):
+        for i, (crop, lab) in enumerate(zip(G.warp_crops(image, self.boxes.obb), labels, strict=True)):
             p = np.zeros(len(TILE_CODES) + 1)
             for code, q in (readings or {}).get(i, [(lab["code"], 1.0)]):
                 p[TILE_CODES.index(code)] = q
@@ -64,10 +65,10 @@ def test_a_bonus_tile_read_as_a_flower_shown_elsewhere_is_read_as_its_next_best(
         if result.observation is not None:
             break
     obs = result.observation
-    shown = sorted(c for s in obs["seats"] for c in s["bonus"])
+    shown = sorted(c for s in obs.seats for c in s.bonus)
     assert shown == ["1f", "2f", "2g"]                       # not two 2f
-    reread = [t for t in result.tiles if t.get("read_as")]
-    assert [(t["read_as"], t["code"], t["zone"]) for t in reread] == [("2f", "1f", "bonus")]
-    note = next(p for p in result.problems if reread[0]["id"] in p)
+    reread = [t for t in result.tiles if t.read_as]
+    assert [(t.read_as, t.code, t.place.zone) for t in reread] == [("2f", "1f", "bonus")]
+    note = next(p for p in result.problems if reread[0].id in p)
     assert "more 2f than the set has: taken for 1f" in note
     assert not any("copies of 2f" in p for p in result.problems)

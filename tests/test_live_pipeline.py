@@ -61,7 +61,7 @@ def test_stable_ids_and_no_reclassification_on_a_still_frame(recognizer, frame, 
     first = results[0]
     assert len(first.tiles) >= 10
     for r in results[1:]:
-        assert [t["id"] for t in r.tiles] == [t["id"] for t in first.tiles]
+        assert [t.id for t in r.tiles] == [t.id for t in first.tiles]
     assert first.timing["calibration"] == "tiles"
     for key in ("detect_ms", "classify_ms", "reconstruct_ms", "total_ms"):
         assert key in results[-1].timing
@@ -71,8 +71,8 @@ def test_stable_ids_and_no_reclassification_on_a_still_frame(recognizer, frame, 
     assert la.recognizer.classified == before
     assert r.timing["classified"] == 0
     assert r.stable and r.observation is not None and r.state is None
-    assert all(t["stable"] for t in r.tiles)
-    assert any("zone" in t for t in r.tiles)
+    assert all(t.stable for t in r.tiles)
+    assert any(t.place is not None for t in r.tiles)
     assert isinstance(r.problems, tuple) and isinstance(r.event, str)
 
 
@@ -81,13 +81,13 @@ def test_correction_persists(recognizer, frame, tmp_path):
     for _ in range(4):
         r = la(frame, {})
     tile = r.tiles[0]
-    new = "1p" if tile["code"] != "1p" else "2p"
-    r = la(frame, {tile["id"]: new})
-    fixed = next(t for t in r.tiles if t["id"] == tile["id"])
-    assert fixed["code"] == new and fixed["corrected"]
+    new = "1p" if tile.code != "1p" else "2p"
+    r = la(frame, {tile.id: new})
+    fixed = next(t for t in r.tiles if t.id == tile.id)
+    assert fixed.code == new and fixed.corrected
     r = la(frame, {})  # the feed forgot it: the tracker keeps it
-    fixed = next(t for t in r.tiles if t["id"] == tile["id"])
-    assert fixed["code"] == new and fixed["corrected"]
+    fixed = next(t for t in r.tiles if t.id == tile.id)
+    assert fixed.code == new and fixed.corrected
 
 
 def test_moved_tile_is_reclassified(recognizer, frame, tmp_path):

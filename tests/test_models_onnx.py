@@ -9,6 +9,7 @@ ort = pytest.importorskip("onnxruntime")
 
 from evaluation.recognition import angle_ok  # noqa: E402
 from vision import geometry as G  # noqa: E402
+from vision.boxes import TileBoxes  # noqa: E402
 from vision.inference import CLASSIFIER_PATH, DETECTOR_PATH, KINDS, TileRecognizer  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file()),
@@ -129,26 +130,26 @@ def test_small_tiles_make_the_detector_run_finer():
     auto = TileRecognizer(auto_scale=True)
     fixed = TileRecognizer()                                   # single images: the usual scales by default
     assert auto.scales_for((1280, 720)) == fixed.scales == (640, 320)
-    n_fixed = len(fixed.detect_boxes(image)["obb"])
-    n_auto = len(auto.detect_boxes(image)["obb"])
+    n_fixed = len(fixed.detect_boxes(image))
+    n_auto = len(auto.detect_boxes(image))
     # the finer pass finds faces the usual scales miss (46 -> 56 boxes with the models before the real-tiles
     # detector, 46 -> 53 with it)
     assert n_auto >= n_fixed + 5
     assert auto.scales_for((1280, 720)) == (640, 320)          # a single image decides for itself
-    assert len(auto.detect_boxes(image, sticky=True)["obb"]) == n_auto
+    assert len(auto.detect_boxes(image, sticky=True)) == n_auto
     chosen = auto.scales_for((1280, 720))                       # a video's frames keep the choice
     assert max(chosen) > 640 and chosen[1] == chosen[0] // 2 and chosen[0] % 32 == 0
-    assert len(auto.detect_boxes(image, scales=chosen)["obb"]) == n_auto
+    assert len(auto.detect_boxes(image, scales=chosen)) == n_auto
     assert fixed.scales_for((1280, 720)) == (640, 320)
     # explicit scales are taken as given
-    assert len(auto.detect_boxes(image, scales=(640, 320))["obb"]) == n_fixed
+    assert len(auto.detect_boxes(image, scales=(640, 320))) == n_fixed
 
 
 def test_rescale_rules():
     def boxes(side, n=12):
         obb = np.zeros((n, 5))
         obb[:, 2], obb[:, 3] = side, side * 1.35
-        return {"obb": obb, "score": np.full(n, 0.9)}
+        return TileBoxes(obb, np.zeros((n, 4, 2)), np.full(n, 0.9), np.ones(n))
 
     r = TileRecognizer.__new__(TileRecognizer)
     r.scales = (640, 320)
@@ -177,11 +178,11 @@ def test_tiles_missing_inside_a_hand_row_are_found(rec):
     missing = {2, 6, 7}                       # one gap of one tile, one of two
     kept = [lb for k, lb in enumerate(hand) if k not in missing]
     obb = G.quad_to_obb(np.array([lb["corners"] for lb in kept], np.float64))
-    boxes = {"obb": obb, "quad": G.obb_to_quad(obb), "score": np.ones(len(obb)), "face_up": np.ones(len(obb))}
+    boxes = TileBoxes(obb, G.obb_to_quad(obb), np.ones(len(obb)), np.ones(len(obb)))
     probs, flip = rec.classify(G.warp_crops(image, obb, G.CROP_SIZE), "sanma")
     out, p, _ = rec.complete_rows(image, boxes, probs, flip, "sanma")
-    assert (out["score"] == 0).sum() >= 2          # the missing ones (and maybe a re-read unsure one)
-    got = [(float(x), KINDS[int(k)]) for x, k in zip(out["obb"][:, 0], p.argmax(1), strict=True)]
+    assert (out.score == 0).sum() >= 2          # the missing ones (and maybe a re-read unsure one)
+    got = [(float(x), KINDS[int(k)]) for x, k in zip(out.obb[:, 0], p.argmax(1), strict=True)]
     want = [(float(np.mean(np.array(lb["corners"])[:, 0])), lb["code"]) for lb in hand]
     # a box where the tiles lie (the gaps filled), and the tiles read: the readings of these 20-px faces move
     # with the CPU's int8 kernels and, in a whole test run, with what the renderer drew before (on an AVX2-only

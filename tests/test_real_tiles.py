@@ -10,6 +10,7 @@ from datasets.real_tiles import parse_labels, photos, read_classes
 from evaluation.real_tiles import eval_real_tiles, f1, score_photo
 from models.real_tiles_bank import astride_obbs, build, label_obbs, lie_of
 from vision import geometry as G
+from vision.boxes import TileBoxes
 from vision.inference import KINDS, Result, Tile
 
 CLASSES = ["1m", "2m", "3m", "5z"]
@@ -115,7 +116,7 @@ class _Cutter:
 
     def detect_boxes(self, image):
         obb = np.array(self.boxes, float)
-        return {"obb": obb, "quad": G.obb_to_quad(obb), "score": np.ones(len(obb)), "face_up": np.ones(len(obb))}
+        return TileBoxes(obb, G.obb_to_quad(obb), np.ones(len(obb)), np.ones(len(obb)))
 
     def classify(self, crops):
         return np.zeros((len(crops), len(KINDS))), np.full(len(crops), 0.5)

@@ -7,6 +7,7 @@ import threading
 import numpy as np
 import pytest
 
+from vision.boxes import TileBoxes
 from vision.inference import Recognizer, RecognizerFeatures
 
 
@@ -14,7 +15,7 @@ class Bare:
     scales = (640,)
 
     def detect_boxes(self, image, **kw):
-        return {}
+        return TileBoxes.empty()
 
     def classify(self, crops):
         return np.zeros((len(crops), 56)), np.zeros(len(crops))

@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from assistant.table import TableState
+from vision.live import FrameResult
+from vision.seen import SeenTile, TilePlace
 from webui.feed import CameraFeed, ScriptedDemoFeed, load_demo, rebuild_state
 
 
@@ -41,14 +43,14 @@ def test_the_bundled_demo_is_a_real_hand():
 def test_demo_feed_plays_the_steps_in_one_loop():
     feed = ScriptedDemoFeed(step_seconds=0.05, fps=50, hold_steps=1, loop=True).start()
     try:
-        wait_for(lambda: feed.snapshot().get("step", -1) >= 3)
+        wait_for(lambda: (feed.snapshot().step or 0) >= 3)
         snap = feed.snapshot()
-        assert snap["state"]["variant"] == "sanma" and snap["tiles"] and snap["zones"]
+        assert snap.state["variant"] == "sanma" and snap.tiles and snap.zones
         frame = feed.wait_frame(0, timeout=2)
         assert frame is not None and frame[1][:2] == b"\xff\xd8"
         v = feed.version
         assert feed.wait_version(v, timeout=2) > v
-        wait_for(lambda: feed.snapshot()["step"] == 0 and feed.status()["frames"] > 10, timeout=10)  # looped
+        wait_for(lambda: feed.snapshot().step == 0 and feed.status()["frames"] > 10, timeout=10)  # looped
         st = feed.status()
         assert st["state"] == "live" and st["fps"] > 0 and st["loop_ms"] < st["budget_ms"]
     finally:
@@ -59,24 +61,25 @@ def test_demo_feed_plays_the_steps_in_one_loop():
 def test_demo_corrections_and_configuration():
     feed = ScriptedDemoFeed(auto=False, fps=50).start()
     try:
-        wait_for(lambda: feed.snapshot().get("step") == 0)
+        wait_for(lambda: feed.snapshot().step == 0)
         with pytest.raises(KeyError):
             feed.correct("nope", "1m")
         with pytest.raises(ValueError):
             feed.correct("t14", "9x")
         v = feed.version
-        tile = feed.correct("t14", "7z")
-        assert tile["was"] == "6z" and feed.version > v
+        was = feed.correct("t14", "7z")
+        assert was.code == "6z" and feed.version > v
         snap = feed.snapshot()
-        assert "7z" in snap["state"]["seats"][0]["hand"] and not any("t14" in p for p in snap["problems"])
+        assert "7z" in snap.state["seats"][0]["hand"] and not any("t14" in p for p in snap.problems)
+        assert snap.tile("t14").code == "7z" and snap.tile("t14").corrected
         crop = feed.tile_crop("t14")
         assert crop.shape == (96, 72, 3)
         feed.configure("sanma", {"kuikae": "allowed"})
-        assert feed.snapshot()["state"]["options"] == {"kuikae": "allowed"}
+        assert feed.snapshot().state["options"] == {"kuikae": "allowed"}
         feed.configure("hong-kong", {})
-        assert any("plays sanma" in p for p in feed.snapshot()["problems"])
+        assert any("plays sanma" in p for p in feed.snapshot().problems)
         feed.goto(5)
-        wait_for(lambda: feed.snapshot().get("step") == 5)
+        wait_for(lambda: feed.snapshot().step == 5)
         with pytest.raises(ValueError):
             feed.goto(99)
     finally:
@@ -93,9 +96,9 @@ def test_camera_feed_without_models_shows_the_camera(tmp_path):
     feed = CameraFeed(_image_folder(tmp_path), fps=30).start()
     try:
         wait_for(lambda: feed.latest_jpeg() is not None)
-        snap = wait_for(lambda: feed.snapshot() if feed.snapshot()["size"] == [64, 48] else None)
-        assert snap["state"] is None and snap["tiles"] == []
-        assert "Recognition models not installed" in snap["problems"][0]
+        snap = wait_for(lambda: feed.snapshot() if feed.snapshot().size == (64, 48) else None)
+        assert snap.state is None and snap.tiles == ()
+        assert "Recognition models not installed" in snap.problems[0]
         assert feed.frame_image().shape == (48, 64, 3)
     finally:
         feed.stop()
@@ -108,17 +111,17 @@ def test_camera_feed_runs_an_analyser_and_passes_corrections(tmp_path):
 
     def analyze(image, corrections):
         calls.append(dict(corrections))
-        tiles = [{**t, "code": corrections.get(t["id"], t["code"])} for t in step["tiles"][:3]]
-        return {"tiles": tiles, "zones": [], "state": step["state"], "event": "seen", "problems": []}
+        tiles = tuple(SeenTile.from_json({**t, "code": corrections.get(t["id"], t["code"])}) for t in step["tiles"][:3])
+        return FrameResult(tiles, state=step["state"], event="seen")
 
     feed = CameraFeed(_image_folder(tmp_path), analyze, fps=30).start()
     try:
-        snap = wait_for(lambda: feed.snapshot() if feed.snapshot()["tiles"] else None)
-        assert snap["state"] == step["state"] and snap["event"] == "seen"
-        tid = snap["tiles"][0]["id"]
+        snap = wait_for(lambda: feed.snapshot() if feed.snapshot().tiles else None)
+        assert snap.state == step["state"] and snap.event == "seen"
+        tid = snap.tiles[0].id
         feed.correct(tid, "9p")
         wait_for(lambda: any(c.get(tid) == "9p" for c in calls))
-        assert next(t for t in feed.snapshot()["tiles"] if t["id"] == tid)["corrected"]
+        assert feed.snapshot().tile(tid).corrected
     finally:
         feed.stop()
 
@@ -265,24 +268,24 @@ def test_the_demo_film_is_read_by_the_models():
                 assert time.monotonic() < deadline
                 time.sleep(0.02)
         deadline = time.monotonic() + 10
-        while f.snapshot().get("event") != "seat 0 drew 7z" and time.monotonic() < deadline:
+        while f.snapshot().event != "seat 0 drew 7z" and time.monotonic() < deadline:
             time.sleep(0.02)
         snap = f.snapshot()
         status = f.status()
     finally:
         f.stop()
     assert status["state"] == "live"
-    assert snap["step"] == 1 and snap["steps"] == 24 and snap["script"] == "East draws 7z"
-    assert len(snap["tiles"]) >= 40
-    east = snap["state"]["seats"][0]
+    assert snap.step == 1 and snap.steps == 24 and snap.script == "East draws 7z"
+    assert len(snap.tiles) >= 40
+    east = snap.state["seats"][0]
     from assistant.tiles import parse_tiles
 
-    assert len(parse_tiles(east["hand"])) == 14 and snap["state"]["drawn_tile"] == "7z"
-    assert snap["event"] == "You drew 7z"       # the engine's event, in the camera player's words
+    assert len(parse_tiles(east["hand"])) == 14 and snap.state["drawn_tile"] == "7z"
+    assert snap.event == "You drew 7z"       # the engine's event, in the camera player's words
     # the fitted zones, drawn on the page: the centre, and each player's discards, hand and melds
-    zones = {(z["name"], z["seat"]) for z in snap["zones"]}
+    zones = {(z.name, z.seat) for z in snap.zones}
     assert zones == {("centre", None)} | {(n, s) for n in ("discards", "hand", "melds") for s in (0, 1, 2)}
-    assert all(len(z["polygon"]) == 4 for z in snap["zones"])
+    assert all(len(z.polygon) == 4 for z in snap.zones)
 
 
 def test_follow_the_demo_film_reports_against_its_log(blind_recognizer):
@@ -333,10 +336,10 @@ def test_the_demo_film_keeps_its_own_rule_system_and_seating():
     f.start()
     try:
         deadline = time.monotonic() + 60
-        while f.frames_read() != (0, f.analyses_per_step) or f.snapshot().get("step") != 0:
+        while f.frames_read() != (0, f.analyses_per_step) or f.snapshot().step != 0:
             assert time.monotonic() < deadline
             time.sleep(0.02)
-        problems = f.snapshot()["problems"]
+        problems = f.snapshot().problems
     finally:
         f.stop()
     assert any("The demo table plays sanma; the korean-3p setting" in p for p in problems)
@@ -347,11 +350,12 @@ def test_unsure_tiles_are_named_in_players_words():
 
     from webui.feed import low_confidence_problems
 
+    def seen(tile_id, code, confidence, **kw):
+        return SeenTile(tile_id, code, confidence, ((0.0, 0.0),) * 4, code != "bk", **kw)
+
     notes = low_confidence_problems([
-        {"id": "t9", "code": "bk", "confidence": 0.55, "zone": "discard", "seat": 0},
-        {"id": "t3", "code": "7p", "confidence": 0.41},
-        {"id": "t4", "code": "6z", "confidence": 0.3, "corrected": True},
-        {"id": "t5", "code": "1m", "confidence": 0.9}])
+        seen("t9", "bk", 0.55, place=TilePlace("discard", 0)), seen("t3", "7p", 0.41),
+        seen("t4", "6z", 0.3, corrected=True), seen("t5", "1m", 0.9)])
     assert notes == ["The tile in East's discards was read as a face-down tile, only 55 % sure: tap it to check or "
                      "correct it.",
                      "A tile was read as 7 of dots (7p), only 41 % sure: tap it to check or correct it."]

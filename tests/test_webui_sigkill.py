@@ -59,8 +59,8 @@ def _winning_state():
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             snap = feed.snapshot()
-            if snap.get("step") == 21 and snap.get("state"):
-                return snap["state"]
+            if snap.step == 21 and snap.state:
+                return snap.state
             time.sleep(0.05)
     finally:
         feed.stop()

@@ -88,10 +88,10 @@ def test_a_correction_teaches_the_set_in_use(app, client):
     hub = app.extensions["hub"]
     hub.feed.goto(0)
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not hub.feed.snapshot().get("tiles"):
+    while time.monotonic() < deadline and not hub.feed.snapshot().tiles:
         time.sleep(0.05)
-    tile = hub.feed.snapshot()["tiles"][0]
-    r = client.post("/api/live/correct", json={"tile_id": tile["id"], "code": "7z"})
+    tile = hub.feed.snapshot().tiles[0]
+    r = client.post("/api/live/correct", json={"tile_id": tile.id, "code": "7z"})
     assert r.status_code == 200 and r.get_json()["teaching"] is True
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and not T.TileSet.load("club").history:
@@ -101,5 +101,5 @@ def test_a_correction_teaches_the_set_in_use(app, client):
     assert ts.history[-1]["source"] == "correction on the page"
     # no set in use: a correction teaches nothing
     client.post("/api/tilesets/active", json={"name": None})
-    r = client.post("/api/live/correct", json={"tile_id": tile["id"], "code": "6z"})
+    r = client.post("/api/live/correct", json={"tile_id": tile.id, "code": "6z"})
     assert r.get_json()["teaching"] is False

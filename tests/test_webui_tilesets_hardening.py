@@ -31,9 +31,9 @@ def _tiles(app):
     feed = app.extensions["hub"].feed
     feed.goto(0)
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not feed.snapshot().get("tiles"):
+    while time.monotonic() < deadline and not feed.snapshot().tiles:
         time.sleep(0.05)
-    return feed.snapshot()["tiles"]
+    return [t.to_json() for t in feed.snapshot().tiles]
 
 
 def _teacher(app) -> Teacher:

@@ -203,9 +203,17 @@ def load(camera_id: str, directory: str | Path | None = None) -> Calibration | N
 # --------------------------------------------------------------------------- from corners
 
 
+def _table_size(size_mm: float | tuple[float, float]) -> tuple[float, float]:
+    """A table's (width, depth) in mm, given as one side (a square table) or both."""
+    if isinstance(size_mm, (int, float, np.number)):
+        return size_mm, size_mm
+    width, depth = size_mm
+    return width, depth
+
+
 def table_corner_points(size_mm: float | tuple[float, float] = DEFAULT_TABLE_MM) -> np.ndarray:
     """Table coordinates of the corners near-left, near-right, far-right, far-left (seen from position 0)."""
-    sx, sy = (size_mm, size_mm) if np.isscalar(size_mm) else size_mm
+    sx, sy = _table_size(size_mm)
     return np.array([[-sx / 2, -sy / 2], [sx / 2, -sy / 2], [sx / 2, sy / 2], [-sx / 2, sy / 2]], np.float64)
 
 
@@ -220,15 +228,13 @@ def from_corners(corners_px, image_size: tuple[int, int], table_size_mm: float |
     cross = [_cross2(img[(i + 1) % 4] - img[i], img[(i + 2) % 4] - img[(i + 1) % 4]) for i in range(4)]
     if not (all(c > 1e-6 for c in cross) or all(c < -1e-6 for c in cross)):
         raise ValueError("the four corners must form a convex quadrilateral, clicked in order around the table")
-    if np.isscalar(table_size_mm):
-        size = (float(table_size_mm), float(table_size_mm))
-    else:
-        size = tuple(map(float, table_size_mm))
+    width, depth = _table_size(table_size_mm)
+    size = (float(width), float(depth))
     tab = table_corner_points(size)
     H, _ = cv2.findHomography(img.astype(np.float64), tab.astype(np.float64), 0)
     if H is None:
         raise ValueError("the four corners do not define a table plane")
-    return Calibration(H / H[2, 2], tuple(image_size), camera_id, "corners", img.tolist(), size)
+    return Calibration(H / H[2, 2], (image_size[0], image_size[1]), camera_id, "corners", img.tolist(), size)
 
 
 def from_camera(K: np.ndarray, R: np.ndarray, t: np.ndarray, image_size: tuple[int, int],
@@ -236,7 +242,7 @@ def from_camera(K: np.ndarray, R: np.ndarray, t: np.ndarray, image_size: tuple[i
     """Calibration from a known pinhole pose (``x_cam = R x_world + t``)."""
     G = K @ np.column_stack([R[:, 0], R[:, 1], t])
     H = np.linalg.inv(G)
-    cal = Calibration(H / H[2, 2], tuple(image_size), camera_id, "camera")
+    cal = Calibration(H / H[2, 2], (image_size[0], image_size[1]), camera_id, "camera")
     cal._pose = Pose(np.asarray(K, float), np.asarray(R, float), np.asarray(t, float), True)
     return cal
 
@@ -412,14 +418,15 @@ def estimate_from_tiles(detections, image_size: tuple[int, int], tile_width_mm: 
     """Calibration estimated from tile detections (records with ``corners`` TL, TR, BR, BL and ``code``).
 
     Needs a dozen or more lying tiles. Raises ValueError when there are too few tiles or no fit converges."""
-    quads, codes = [], []
+    corners: list[np.ndarray] = []
+    codes: list[str] = []
     for d in detections:
         c = d["corners"] if isinstance(d, dict) else d.corners
-        quads.append(np.asarray(c, np.float64).reshape(4, 2))
+        corners.append(np.asarray(c, np.float64).reshape(4, 2))
         codes.append(d["code"] if isinstance(d, dict) else d.code)
-    if len(quads) < 8:
-        raise ValueError(f"too few tiles to calibrate from ({len(quads)}; need 8 or more lying tiles)")
-    quads = np.array(quads)
+    if len(corners) < 8:
+        raise ValueError(f"too few tiles to calibrate from ({len(corners)}; need 8 or more lying tiles)")
+    quads = np.array(corners)
     face = np.array([c != "bk" for c in codes])
     # lying face-up tiles (discards, melds) share one plane; backs mix the wall's top layer (one tile
     # higher) with standing hands, so they only help when few faces are seen
@@ -446,7 +453,7 @@ def estimate_from_tiles(detections, image_size: tuple[int, int], tile_width_mm: 
     if best is not None:
         # second pass without the tiles that stand (a seat camera sees its own hand's faces upright)
         Hn0 = best[0] @ N
-        probe = Calibration(Hn0 / Hn0[2, 2], tuple(image_size))
+        probe = Calibration(Hn0 / Hn0[2, 2], (image_size[0], image_size[1]))
 
         xy0 = apply_h(probe.homography, quads.mean(1))
         width0 = np.linalg.norm(apply_h(probe.homography, (quads[:, 1] + quads[:, 2]) / 2)
@@ -488,7 +495,7 @@ def estimate_from_tiles(detections, image_size: tuple[int, int], tile_width_mm: 
     thick = THICKNESS_RATIO * tile_width_mm
     G0 = pose.K @ np.column_stack([pose.R[:, 0], pose.R[:, 1], pose.t - pose.R[:, 2] * thick])
     H0 = np.linalg.inv(G0)
-    cal = Calibration(H0 / H0[2, 2], tuple(image_size), camera_id, "tiles",
+    cal = Calibration(H0 / H0[2, 2], (image_size[0], image_size[1]), camera_id, "tiles",
                       tile_mm=(tile_width_mm, rho * tile_width_mm),
                       quality={"inliers": int(inliers.sum()), "tiles": len(quads), "aspect": round(rho, 3),
                                "cost": round(float(cost), 3)})
@@ -533,7 +540,7 @@ def estimate_centre(xy: np.ndarray, codes: list[str], lying: np.ndarray, tile_w:
                         new[axis] = centre[axis] + np.min(rel[hi, axis]) - first
                     done = True
             if not done:
-                sides = []
+                sides: list[float | None] = []
                 for sign in (-1, 1):
                     d = sign * rel[:, axis]
                     sel = backs & (d > 6.3 * u) & (d < 11.5 * u) & (np.abs(rel[:, other]) < d)

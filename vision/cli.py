@@ -108,11 +108,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             tiles = TileRecognizer().recognize(image).tiles
             cal = C.estimate_from_tiles(tiles, (image.shape[1], image.shape[0]), args.tile_mm, args.camera_id)
         else:
-            cal = C.load(args.camera_id, args.dir)
-            if cal is None:
+            saved = C.load(args.camera_id, args.dir)
+            if saved is None:
                 print(f"no calibration saved for camera {args.camera_id!r}", file=sys.stderr)
                 return 1
-            print(json.dumps(cal.to_dict(), indent=None if args.json else 2))
+            print(json.dumps(saved.to_dict(), indent=None if args.json else 2))
             return 0
     except (ValueError, FileNotFoundError, ImportError) as exc:
         print(f"error: {exc}", file=sys.stderr)

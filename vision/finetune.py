@@ -17,6 +17,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -88,15 +89,15 @@ def finetune(corrections_dir: Path, holdout: float = 0.25, seed: int = 0, steps:
     before = float(np.mean((feats[hold] @ base["weight"].T + base["bias"]).argmax(1) == labels[hold]))
     head = train_head(feats[train], labels[train], base, steps=steps)
     after = float(np.mean((feats[hold] @ head["weight"].T + head["bias"]).argmax(1) == labels[hold]))
-    result = {"corrections": len(samples), "trained_on": int(len(train)), "held_back": int(n_hold),
-              "accuracy_before": before, "accuracy_after": after, "saved": None}
+    result: dict[str, Any] = {"corrections": len(samples), "trained_on": int(len(train)), "held_back": int(n_hold),
+                              "accuracy_before": before, "accuracy_after": after, "saved": None}
     finite = all(np.isfinite(v).all() for v in head.values())
     result["finite"] = bool(finite)
     if finite and after >= before:
         path = save_to or finetuned_head_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, base=np.array(head_fingerprint(base)), **head)
+        np.savez(tmp, base=np.array(head_fingerprint(base)), weight=head["weight"], bias=head["bias"])
         os.replace(tmp, path)
         result["saved"] = str(path)
     return result

@@ -167,7 +167,8 @@ def _overlapping_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.nda
     amin, amax, bmin, bmax = a.min(1), a.max(1), b.min(1), b.max(1)
     hit = (amin[:, None, 0] < bmax[None, :, 0]) & (bmin[None, :, 0] < amax[:, None, 0])
     hit &= (amin[:, None, 1] < bmax[None, :, 1]) & (bmin[None, :, 1] < amax[:, None, 1])
-    return np.nonzero(hit)
+    i, j = np.nonzero(hit)
+    return i, j
 
 
 def pair_ious(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -253,7 +254,7 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def greedy_match(iou: np.ndarray, threshold: float = 0.5) -> list[tuple[int, int]]:
     """Greedy one-to-one matching of an [N_pred, M_gt] IoU matrix, best pairs first."""
-    pairs = []
+    pairs: list[tuple[int, int]] = []
     if iou.size == 0:
         return pairs
     idx = np.argsort(-iou, axis=None)

@@ -3,7 +3,7 @@
 ``TileRecognizer`` creates each onnxruntime session once (CPU, 2 threads by default) and reuses it::
 
     rec = TileRecognizer()
-    tiles = rec.recognize(bgr_image)   # list of dicts, see ``Tile.to_dict``
+    result = rec.recognize(bgr_image)   # its tiles: Tile records (``Result.to_dict``: the ``detect --json``)
 
 All pre/post-processing lives in :mod:`vision.geometry` (pure numpy, tested without a model).
 """
@@ -17,12 +17,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
 
 from . import geometry as G
+from .boxes import TileBoxes
 from .kinds import BACK_INDEX, CLASSIFIER_PATH, DETECTOR_PATH, KINDS, MODELS_DIR, NONE_INDEX  # noqa: F401
 
 DETECT_LONG_SIDE = 640
@@ -362,7 +363,7 @@ class Recognizer(Protocol):
 
     scales: tuple[int, ...]
 
-    def detect_boxes(self, image: np.ndarray, **kw: Any) -> dict[str, np.ndarray]: ...
+    def detect_boxes(self, image: np.ndarray, **kw: Any) -> TileBoxes: ...
 
     def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
 
@@ -396,21 +397,23 @@ class TileRecognizer:
     def __init__(self, detector: str | os.PathLike = DETECTOR_PATH, classifier: str | os.PathLike = CLASSIFIER_PATH,
                  threads: int = 2, det_threshold: float = DET_THRESHOLD, nms_iou: float = 0.3,
                  min_confidence: float = 0.0, weak_confidence: float = WEAK_CONFIDENCE,
-                 scales: tuple[int, ...] = DETECT_SCALES, head: object = "auto", auto_scale: bool = False,
-                 fill_rows: bool = True, tileset=None, turns: bool = True, closeups: bool = True):
+                 scales: tuple[int, ...] = DETECT_SCALES, head: dict[str, np.ndarray] | Literal["auto"] | None = "auto",
+                 auto_scale: bool = False, fill_rows: bool = True, tileset=None, turns: bool = True,
+                 closeups: bool = True):
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
         self.lock = threading.Lock()   # one frame in the sessions at a time (callers that share it take it)
         self._base_cls = self.cls   # the classifier file's own session (a tile set's network replaces self.cls)
         self._threads = threads
         self.cls_path = str(classifier)
-        self.head = None  # a finetuned kind head (weight [56, F], bias [56]) replacing the shipped one
         self._has_features = any(o.name == "features" for o in self.cls.get_outputs())
-        if head == "auto":
+        # a finetuned kind head (weight [56, F], bias [56]) replacing the shipped one ("auto": the one saved)
+        self.head: dict[str, np.ndarray] | None = None
+        if isinstance(head, str):
             from .heads import load_head
 
             self.head = load_head() if self._has_features else None
-        elif head is not None:
+        else:
             self.head = head
         self._base_head = self.head
         self.tileset = None      # a vision.tilesets.TileSet: its adapted model and its kinds
@@ -457,15 +460,15 @@ class TileRecognizer:
         on a frame of that size found the tiles too small for them (see :meth:`detect_boxes`)."""
         return self._auto.get((int(size[0]), int(size[1])), self.scales)
 
-    def _rescale(self, size: tuple[int, int], scales: tuple[int, ...], boxes: dict) -> tuple[int, ...] | None:
+    def _rescale(self, size: tuple[int, int], scales: tuple[int, ...], boxes: TileBoxes) -> tuple[int, ...] | None:
         """New scales for frames of ``size`` when the tiles of a full-frame pass at ``scales`` were too small
         (a quarter of the confident faces' short sides below ``SMALL_FACE`` input pixels at the finest scale:
         the far side of a seat camera's view counts) or, after an earlier
         change, have grown too big for it; None when ``scales`` suit them."""
-        score = boxes["score"]
+        score = boxes.score
         if len(score) < 4:
             return None
-        side = np.percentile(np.minimum(boxes["obb"][:, 2], boxes["obb"][:, 3])[score >= np.median(score)], 25)
+        side = np.percentile(np.minimum(boxes.obb[:, 2], boxes.obb[:, 3])[score >= np.median(score)], 25)
         top, long_side = max(scales), max(size)
         face = side * top / long_side
         if face < SMALL_FACE and top < long_side:
@@ -478,8 +481,8 @@ class TileRecognizer:
 
     def detect_boxes(self, image: np.ndarray, scales: tuple[int, ...] | None = None,
                      regions=None, context: float = 0.0, auto: bool | None = None,
-                     sticky: bool = False) -> dict[str, np.ndarray]:
-        """Oriented boxes (theta modulo 180) in original pixels: obb, quad, score, face_up.
+                     sticky: bool = False) -> TileBoxes:
+        """Oriented boxes (theta modulo 180) in original pixels.
 
         The detector runs at each long side of ``scales`` (default ``self.scales``); boxes are merged by
         rotated NMS and boxes lying inside a much larger confident box (a big tile's dots found at the finer
@@ -513,43 +516,41 @@ class TileRecognizer:
                     boxes = self._detect_at(image, new, None, context)
         return boxes
 
-    def _detect_at(self, image: np.ndarray, scales: tuple[int, ...], regions, context: float) -> dict[str, np.ndarray]:
+    def _detect_at(self, image: np.ndarray, scales: tuple[int, ...], regions, context: float) -> TileBoxes:
         top = max(scales)
         parts = []
         finer = None
-        scales = list(scales)
+        passes = list(scales)
         k = 0
-        while k < len(scales):
-            long_side = scales[k]
+        while k < len(passes):
+            long_side = passes[k]
             k += 1
             inp, scale, finer = _letterbox(image, long_side, finer)
             if regions is None:
                 maps = self.det.run(None, {"image": G.to_input(inp)})[0]
-                part = G.decode_maps(maps, scale, self.det_threshold, nms_iou=self.nms_iou)
+                part = TileBoxes.from_arrays(G.decode_maps(maps, scale, self.det_threshold, nms_iou=self.nms_iou))
             else:
                 part = self._detect_windows(inp, scale, regions, context)
             if long_side < top:  # coarser scales only add big tiles (>= 16 px short side there)
-                side = np.minimum(part["obb"][:, 2], part["obb"][:, 3]) * scale
+                side = np.minimum(part.obb[:, 2], part.obb[:, 3]) * scale
                 coarse = side[side >= COARSE_MIN_SIDE]
-                if (self.closeup_scale and k == len(scales) and long_side > self.closeup_scale and regions is None
+                if (self.closeup_scale and k == len(passes) and long_side > self.closeup_scale and regions is None
                         and len(coarse) and float(np.median(coarse)) >= CLOSEUP_SIDE):
-                    scales.append(self.closeup_scale)   # faces this big here: a close-up, read once more coarser
-                part = {key: v[side >= COARSE_MIN_SIDE] for key, v in part.items()}
-                if not len(part["obb"]):
+                    passes.append(self.closeup_scale)   # faces this big here: a close-up, read once more coarser
+                part = part.take(side >= COARSE_MIN_SIDE)
+                if not len(part):
                     continue          # nothing to merge: the finer scale's boxes need no second NMS
             parts.append(part)
-        if len(scales) == 1 and len(parts) == 1 and (regions is None or len(regions) <= 1):
+        if len(passes) == 1 and len(parts) == 1 and (regions is None or len(regions) <= 1):
             return parts[0]
-        merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        merged = TileBoxes.concat(parts)
         if len(parts) > 1 or (regions is not None and len(regions) > 1):
-            keep = G.rotated_nms(merged["quad"], merged["score"], self.nms_iou)
-            merged = {k: v[keep] for k, v in merged.items()}
-        if len(scales) == 1:
+            merged = merged.take(G.rotated_nms(merged.corners, merged.score, self.nms_iou))
+        if len(passes) == 1:
             return merged
-        keep = G.suppress_contained(merged["quad"], merged["score"])
-        return {k: v[keep] for k, v in merged.items()}
+        return merged.take(G.suppress_contained(merged.corners, merged.score))
 
-    def _detect_windows(self, inp: np.ndarray, scale: float, regions, context: float) -> dict[str, np.ndarray]:
+    def _detect_windows(self, inp: np.ndarray, scale: float, regions, context: float) -> TileBoxes:
         """Detector outputs on parts of a letterboxed frame (see :meth:`detect_boxes`)."""
         ih, iw = inp.shape[:2]
         out = []
@@ -558,16 +559,13 @@ class TileRecognizer:
             if wx1 - wx0 < 32 or wy1 - wy0 < 32:
                 continue
             maps = self.det.run(None, {"image": G.to_input(inp[wy0:wy1, wx0:wx1])})[0]
-            part = G.decode_maps(maps, scale, self.det_threshold, nms_iou=self.nms_iou)
-            shift = np.array([wx0, wy0], np.float64) / scale   # window input pixels -> frame pixels
-            part["obb"][:, :2] += shift
-            part["quad"] += shift
-            c = part["obb"][:, :2]
-            inside = (c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
-            out.append({k: v[inside] for k, v in part.items()})
+            decoded = TileBoxes.from_arrays(G.decode_maps(maps, scale, self.det_threshold, nms_iou=self.nms_iou))
+            part = decoded.shifted(np.array([wx0, wy0], np.float64) / scale)  # window input pixels -> frame pixels
+            c = part.obb[:, :2]
+            out.append(part.take((c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)))
         if not out:
             return empty_boxes()
-        return {k: np.concatenate([p[k] for p in out]) for k in out[0]}
+        return TileBoxes.concat(out)
 
     def classify(self, crops: np.ndarray, variant: str | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Upright crops [N, 96, 72, 3] BGR uint8 -> (probabilities [N, 56], flip probability [N]).
@@ -622,23 +620,21 @@ class TileRecognizer:
                              "re-export it with models.train_classifier")
         return self._base_cls.run(["features"], {"crops": G.to_input(crops)})[0]
 
-    def complete_rows(self, image: np.ndarray, boxes: dict[str, np.ndarray], probs: np.ndarray, flip: np.ndarray,
-                      variant: str | None = None):
+    def complete_rows(self, image: np.ndarray, boxes: TileBoxes, probs: np.ndarray, flip: np.ndarray,
+                      variant: str | None = None) -> tuple[TileBoxes, np.ndarray, np.ndarray]:
         """Classified boxes completed along their rows (:func:`vision.rows.complete_rows`): boxes read as "not a
         tile" or replaced by a better reading of their row's slot are dropped, tiles the detector missed in a row
         are added (detector score 0)."""
         from .rows import complete_rows
 
-        keep, add_obb, add_p, add_f = complete_rows(image, boxes["obb"], probs, lambda c: self.classify(c, variant))
-        boxes = {k: v[keep] for k, v in boxes.items()}
+        keep, add_obb, add_p, add_f = complete_rows(image, boxes.obb, probs, lambda c: self.classify(c, variant))
+        boxes = boxes.take(keep)
         probs, flip = probs[keep], flip[keep]
         if not len(add_obb):
             return boxes, probs, flip
-        boxes = {"obb": np.concatenate([boxes["obb"], add_obb]),
-                 "quad": np.concatenate([boxes["quad"].reshape(-1, 4, 2), G.obb_to_quad(add_obb)]),
-                 "score": np.concatenate([boxes["score"], np.zeros(len(add_obb))]),
-                 "face_up": np.concatenate([boxes["face_up"], (add_p.argmax(1) != BACK_INDEX).astype(np.float64)])}
-        return boxes, np.concatenate([probs, add_p]), np.concatenate([flip, add_f])
+        added = TileBoxes(add_obb, G.obb_to_quad(add_obb), np.zeros(len(add_obb)),
+                          (add_p.argmax(1) != BACK_INDEX).astype(np.float64))
+        return TileBoxes.concat([boxes, added]), np.concatenate([probs, add_p]), np.concatenate([flip, add_f])
 
     def recheck_turned(self, image: np.ndarray, obb: np.ndarray, probs: np.ndarray, flip: np.ndarray,
                        variant: str | None = None, which: np.ndarray | None = None):
@@ -662,13 +658,13 @@ class TileRecognizer:
             t0 = time.perf_counter()
             boxes = self.detect_boxes(img, sticky=sticky)
             t1 = time.perf_counter()
-            probs, flip = self.read_boxes(img, boxes["obb"], variant)
-            probs = drop_weak(boxes["score"], probs, self.weak_confidence)
+            probs, flip = self.read_boxes(img, boxes.obb, variant)
+            probs = drop_weak(boxes.score, probs, self.weak_confidence)
             if self.fill_rows:
-                obb, probs, flip = self.recheck_turned(img, boxes["obb"], probs, flip, variant)
-                if obb is not boxes["obb"]:
-                    boxes = {**boxes, "obb": obb, "quad": G.obb_to_quad(obb)}
-            probs = doubted_none(boxes["score"], probs)
+                obb, probs, flip = self.recheck_turned(img, boxes.obb, probs, flip, variant)
+                if obb is not boxes.obb:
+                    boxes = boxes.turned(obb)
+            probs = doubted_none(boxes.score, probs)
             if self.fill_rows:
                 boxes, probs, flip = self.complete_rows(img, boxes, probs, flip, variant)
             t2 = time.perf_counter()
@@ -748,9 +744,9 @@ def recheck_turned(image: np.ndarray, obb: np.ndarray, probs: np.ndarray, flip: 
     return obb, probs, flip
 
 
-def empty_boxes() -> dict[str, np.ndarray]:
+def empty_boxes() -> TileBoxes:
     """A detector result without boxes."""
-    return {"obb": np.zeros((0, 5)), "quad": np.zeros((0, 4, 2)), "score": np.zeros(0), "face_up": np.zeros(0)}
+    return TileBoxes.empty()
 
 
 def snap_window(rect, scale: float, width: int, height: int, multiple: int = 32) -> tuple[int, int, int, int]:
@@ -764,10 +760,10 @@ def snap_window(rect, scale: float, width: int, height: int, multiple: int = 32)
     return wx0, wy0, max(wx0, wx1), max(wy0, wy1)
 
 
-def assemble(boxes: dict[str, np.ndarray], probs: np.ndarray, flip: np.ndarray, keep_none: bool = False,
+def assemble(boxes: TileBoxes, probs: np.ndarray, flip: np.ndarray, keep_none: bool = False,
              min_confidence: float = 0.0) -> list[Tile]:
     """Combine detector boxes (theta mod 180) with classifier outputs into :class:`Tile` records."""
-    tiles = []
+    tiles: list[Tile] = []
     if len(probs) == 0:
         return tiles
     best = probs.argmax(1)
@@ -780,7 +776,7 @@ def assemble(boxes: dict[str, np.ndarray], probs: np.ndarray, flip: np.ndarray, 
         code = KINDS[k]
         if probs[i, k] < min_confidence:
             continue
-        obb = boxes["obb"][i].copy()
+        obb = boxes.obb[i].copy()
         face_up = k != BACK_INDEX
         if face_up and flip[i] > 0.5:
             obb[4] = (obb[4] + 180.0) % 360.0
@@ -788,7 +784,7 @@ def assemble(boxes: dict[str, np.ndarray], probs: np.ndarray, flip: np.ndarray, 
         tiles.append(Tile(code=code, confidence=float(probs[i, k]),
                           top3=[(KINDS[int(j)], float(p)) for j, p in zip(idx3[i], p3[i], strict=False)],
                           corners=quad, face_up=face_up, rotation=int(G.rotation_of(obb[4])),
-                          angle=float(obb[4] % 360.0), det_score=float(boxes["score"][i])))
+                          angle=float(obb[4] % 360.0), det_score=float(boxes.score[i])))
     return tiles
 
 

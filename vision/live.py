@@ -44,15 +44,16 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from . import geometry as G
+from .boxes import TileBoxes
 from .inference import (
     BACK_INDEX,
     COARSE_MIN_SIDE,
@@ -61,13 +62,16 @@ from .inference import (
     RecognizerFeatures,
     doubted_none,
     drop_weak,
-    empty_boxes,
     normalize_image,
     recheck_turned,
 )
 from .observation import TableObservation, describe_change
 from .rows import complete_rows
+from .seen import SeenTile, SeenWin, TilePlace, ZoneOutline, corners_of
 from .tracking import TileTracker
+
+if TYPE_CHECKING:
+    from .follow import TableGame
 
 FACE_HEIGHT_MM = 19.0      # lying faces are one tile thickness above the table
 RECALIBRATE_FRAMES = 10    # without any calibration, retry the estimate every this many frames
@@ -81,27 +85,49 @@ COARSE_SAFETY = 1.5        # the coarse pass is kept unless faces stay this many
 
 @dataclass(frozen=True)
 class FrameResult:
-    """What the live pipeline made of one frame: the ``tiles`` seen (id, code, confidence, corners, face_up,
-    stable, top3, corrected), the fitted ``zones``, the followed game's table ``state`` (assistant.table schema)
-    and its last ``event`` in words, the ``win`` being scored, ``problems`` in plain words, the stable
-    ``observation`` rebuilt from the tiles (as the page shows it: which tile lies where and its readings are
-    in ``tiles``; the followed game gets the whole :class:`~vision.observation.TableObservation`), ``timing``
-    of the stages and whether every tile is ``stable``. :meth:`to_json` serialises it at the page's edge."""
+    """What the live pipeline made of one frame: the ``tiles`` seen, the fitted ``zones``, the followed game's
+    table ``state`` (the engine's table state JSON, as :class:`vision.follow.TableGame` gives it) and its last
+    ``event`` in words, the ``win`` being scored, ``problems`` in plain words, the stable ``observation``
+    rebuilt from the tiles (whole: the followed game reads its assignments), ``timing`` of the stages and
+    whether every tile is ``stable``. :meth:`to_json` serialises it at the page's edge (the observation as
+    :meth:`TableObservation.page_view` shows it)."""
 
-    tiles: tuple[dict[str, Any], ...] = ()
-    zones: tuple[dict[str, Any], ...] = ()
+    tiles: tuple[SeenTile, ...] = ()
+    zones: tuple[ZoneOutline, ...] = ()
     state: dict[str, Any] | None = None
     event: str = ""
-    win: dict[str, Any] | None = None
+    win: SeenWin | None = None
     problems: tuple[str, ...] = ()
-    observation: dict[str, Any] | None = None
+    observation: TableObservation | None = None
     timing: dict[str, Any] = field(default_factory=dict)
     stable: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"tiles": list(self.tiles), "zones": list(self.zones), "state": self.state, "event": self.event,
-                "win": self.win, "problems": list(self.problems), "observation": self.observation,
+        obs = self.observation
+        return {"tiles": [t.to_json() for t in self.tiles], "zones": [z.to_json() for z in self.zones],
+                "state": self.state, "event": self.event, "win": None if self.win is None else self.win.to_json(),
+                "problems": list(self.problems), "observation": None if obs is None else obs.page_view(),
                 "timing": dict(self.timing), "stable": self.stable}
+
+
+#: a believed tile's place for the rebuild's cache: (track id, code, quarter turns, table xy)
+_Place = tuple[int, str, int, np.ndarray]
+
+
+@dataclass(frozen=True, eq=False)
+class _Rebuild:
+    """The last reconstruction: what it was made from (the rule system and the believed tiles' codes and
+    turns: ``key``; the ``calibration``; the tracks' places ``xy``) and what it made (the ``observation``, its
+    page ``view``, each track's assignment ``by_track``, the ``problems`` and the fitted ``zones``)."""
+
+    key: tuple
+    calibration: Any
+    xy: dict[int, np.ndarray]
+    observation: TableObservation
+    view: dict[str, Any]
+    by_track: dict[int, dict[str, Any] | None]
+    problems: tuple[str, ...]
+    zones: tuple[ZoneOutline, ...]
 
 
 class ChangeDetector:
@@ -197,6 +223,14 @@ def grow_rects(rects, by: float, width: int, height: int, join: float = 0.0
     return out
 
 
+@dataclass(frozen=True, eq=False)
+class _Tracked:
+    """The boxes of the last analysed frame's tracks and, box by box, its track id."""
+
+    boxes: TileBoxes = field(default_factory=TileBoxes.empty)
+    tid: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
+
+
 @dataclass(eq=False)
 class _Frame:
     """One frame in the live pipeline's hands: the image, the pass chosen for it, its boxes and, box by box,
@@ -206,11 +240,11 @@ class _Frame:
     size: tuple[int, int]
     mode: str                      # full, local, replay
     reason: str
-    cores: list | None             # the changed regions (local)
+    cores: list[tuple[float, float, float, float]] | None   # the changed regions (local)
     share: float                   # how much of the frame changed
     feats: RecognizerFeatures
     scales: tuple[int, ...] | None
-    boxes: dict[str, np.ndarray] = field(default_factory=dict)
+    boxes: TileBoxes = field(default_factory=TileBoxes.empty)
     carried: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))   # unchanged since the last frame
     prev_tid: np.ndarray = field(default_factory=lambda: np.zeros(0, int))   # its track there (-1: none)
     centres: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
@@ -229,28 +263,27 @@ class _Frame:
 
     @property
     def n(self) -> int:
-        return len(self.boxes.get("obb", ()))
+        return len(self.boxes)
 
-    def start(self, boxes: dict[str, np.ndarray], carried: np.ndarray, prev_tid: np.ndarray) -> None:
-        n = len(boxes["obb"])
+    def start(self, boxes: TileBoxes, carried: np.ndarray, prev_tid: np.ndarray) -> None:
+        n = len(boxes)
         self.boxes, self.carried, self.prev_tid = boxes, carried, prev_tid
-        self.centres = boxes["quad"].reshape(-1, 4, 2).mean(1) if n else np.zeros((0, 2))
-        self.det_up = boxes["face_up"] > 0.5 if n else np.zeros(0, bool)
+        self.centres = boxes.centres()
+        self.det_up = boxes.face_up > 0.5 if n else np.zeros(0, bool)
         self.probs = np.zeros((n, len(KINDS)))
         self.flip = np.zeros(n)
         self.classified = np.zeros(n, bool)
         self.replayed = np.zeros(n, bool)
 
-    def add(self, new: dict[str, np.ndarray], positions, p_new: np.ndarray, f_new: np.ndarray,
-            tids: np.ndarray) -> None:
+    def add(self, new: TileBoxes, positions: Callable[[np.ndarray, TileBoxes], np.ndarray], p_new: np.ndarray,
+            f_new: np.ndarray, tids: np.ndarray) -> None:
         """Boxes found after classification (a row's missed tile, a known tile read again), read as ``p_new``
         (within the set): appended to every per-box array, and kept. ``positions(centres, boxes)``: their
         places on the table plane."""
-        m, n = len(new["obb"]), self.n
-        self.boxes = {k: np.concatenate([self.boxes[k].reshape((-1,) + new[k].shape[1:]), new[k]])
-                      for k in ("obb", "quad", "score", "face_up")}
-        self.xy = np.concatenate([self.xy, positions(new["quad"].mean(1), self.boxes)])
-        self.det_up = np.concatenate([self.det_up, new["face_up"] > 0.5])
+        m, n = len(new), self.n
+        self.boxes = TileBoxes.concat([self.boxes, new])
+        self.xy = np.concatenate([self.xy, positions(new.corners.mean(1), self.boxes)])
+        self.det_up = np.concatenate([self.det_up, new.face_up > 0.5])
         self.raw, self.probs = np.concatenate([self.raw, p_new]), np.concatenate([self.probs, p_new])
         self.flip = np.concatenate([self.flip, f_new])
         self.classified = np.concatenate([self.classified, np.ones(m, bool)])
@@ -316,23 +349,23 @@ class LiveAnalyzer:
         self._frames = 0
         self._info: dict[int, dict[str, Any]] = {}      # track id -> last classifier reading
         self._not_tiles: list[tuple[np.ndarray, int]] = []  # (table xy, frame) of boxes read as "not a tile"
-        self._stable_obs: dict | None = None            # last observation seen while every tile was stable
-        self._game = None                               # vision.follow.TableGame: events -> engine state
+        self._stable_obs: dict | None = None            # the page view of the last table seen all stable
+        self._game: TableGame | None = None             # events -> engine state
         self._state: dict | None = None                 # the engine's table state JSON (hidden hands as bk)
         self._game_problems: list[str] = []
-        self._win: dict | None = None                   # the followed hand's win (TableGame.win)
+        self._win: SeenWin | None = None                # the followed hand's win (TableGame.win)
         self._last_event = ""
         # change-driven state
-        self._last: dict[str, np.ndarray] | None = None  # boxes of the last analysed frame's tracks (+ "tid")
+        self._last: _Tracked | None = None               # boxes of the last analysed frame's tracks
         self._since_full = 0                             # analysed frames since the last full pass
         self._full_t = -1e9                              # time.monotonic() of the last full pass
         self._force_full = True
         self._size: tuple[int, int] | None = None
         self._result_variant: str | None = None
-        self._rebuilt: dict[str, Any] | None = None      # inputs and outputs of the last reconstruction
+        self._rebuilt: _Rebuild | None = None            # inputs and outputs of the last reconstruction
         self._scales_cache: tuple | None = None
         self.timing: dict[str, Any] = {}
-        self.counts = Counter()   # frames, detections, classified, replayed, dropped and frames per pass
+        self.counts: Counter[str] = Counter()   # frames, detections, classified, replayed, dropped, frames per pass
         self._result = FrameResult()
         # background worker
         self._slot: tuple[np.ndarray, dict[str, str]] | None = None
@@ -362,7 +395,7 @@ class LiveAnalyzer:
             with self._cond:
                 while self._slot is None and not self._stop:
                     self._cond.wait(1.0)
-                if self._stop:
+                if self._stop or self._slot is None:   # (no frame after the wait: stopped)
                     return
                 image, corrections = self._slot
                 self._slot = None
@@ -532,33 +565,39 @@ class LiveAnalyzer:
         if self._feats is None or self._feats[0] is not self.recognizer:   # read once per recogniser
             self._feats = (self.recognizer, RecognizerFeatures.of(self.recognizer))
         work = _Frame(img, size, mode, reason, cores, share, self._feats[1], self._detect_scales(size))
-        prev = self._last if self._last is not None else {**empty_boxes(), "tid": np.zeros(0, int)}
+        prev = self._last if self._last is not None else _Tracked()
         self._detect(work, prev)
         t1 = time.perf_counter()
         self._read(work)
         self._complete(work, prev)
         tiles, records, places, settled = self._track(work)
         t2 = time.perf_counter()
-        table, observation, problems, rebuilt = self._rebuild(records, places, tiles)
+        table, problems, rebuilt = self._rebuild(records, places)
+        if table is not None:
+            tiles = self._placed(tiles, table.by_track)
         t3 = time.perf_counter()
-        if table is not None and settled:   # (the page's view of it is made with it)
-            change = describe_change(self._stable_obs, observation)
-            if change and self._state is None:
-                # the table's change in positions only until a game is followed: then the status bar names
-                # the engine's events (a change it did not accept is no event: "seat 1 drew" for a misread)
-                self._last_event = change
-            if change or self._stable_obs is None or self._game is None or self._game.variant != self.variant:
-                self._follow_game(table)
-            self._stable_obs = observation
+        if table is not None and settled:
+            self._follow_change(table)
         self._account(work, small, rebuilt, (t0, t_diff, t1, t2, t3))
-        zones = self._rebuilt.get("zones", []) if self._rebuilt else []
-        self._result = FrameResult(tuple(tiles), tuple(zones), self._state, self._last_event, self._win,
-                                   tuple(problems + self._game_problems), observation, dict(self.timing), settled)
+        self._result = FrameResult(tuple(tiles), table.zones if table else (), self._state, self._last_event,
+                                   self._win, tuple(problems + self._game_problems),
+                                   table.observation if table else None, dict(self.timing), settled)
         return self._result
+
+    def _follow_change(self, table: _Rebuild) -> None:
+        """A table seen with every tile stable: its change in words, and the game followed when it changed."""
+        change = describe_change(self._stable_obs, table.view)
+        if change and self._state is None:
+            # the table's change in positions only until a game is followed: then the status bar names
+            # the engine's events (a change it did not accept is no event: "seat 1 drew" for a misread)
+            self._last_event = change
+        if change or self._stable_obs is None or self._game is None or self._game.variant != self.variant:
+            self._follow_game(table.observation)
+        self._stable_obs = table.view
 
     # ---- the stages of a frame
 
-    def _detect(self, w: _Frame, prev: dict[str, np.ndarray]) -> None:
+    def _detect(self, w: _Frame, prev: _Tracked) -> None:
         """Boxes: the detector on the whole frame (full), on the changed regions (local), or the last frame's
         boxes as they were (replay)."""
         rec = self.recognizer
@@ -569,18 +608,18 @@ class LiveAnalyzer:
                 # finer scales for small tiles, kept for this camera's frames
                 auto_kw = {"auto": True, "sticky": True} if self._scaling else {}
                 boxes = rec.detect_boxes(w.img, **scale_kw, **auto_kw)
-            carried = np.zeros(len(boxes["obb"]), bool)
-            prev_tid = np.full(len(boxes["obb"]), -1)
+            carried = np.zeros(len(boxes), bool)
+            prev_tid = np.full(len(boxes), -1)
         elif w.mode == "local":
             with w.feats.lock:
                 sticky_kw = {"sticky": True} if self._scaling else {}
                 new = rec.detect_boxes(w.img, regions=w.cores, context=tile_px * self.margin_tiles / 2, **scale_kw,
                                        **sticky_kw)
-            boxes, carried, prev_tid = self._merge(prev, new, w.cores)
+            boxes, carried, prev_tid = self._merge(prev, new, w.cores or [])
         else:  # replay
-            boxes = {k: prev[k] for k in ("obb", "quad", "score", "face_up")}
-            carried = np.ones(len(boxes["obb"]), bool)
-            prev_tid = prev["tid"]
+            boxes = prev.boxes
+            carried = np.ones(len(boxes), bool)
+            prev_tid = prev.tid
         w.start(boxes, carried, prev_tid)
 
     def _classify(self, w: _Frame, sel: np.ndarray) -> None:
@@ -600,9 +639,9 @@ class LiveAnalyzer:
         tc = time.perf_counter()
         with w.feats.lock:
             if w.feats.read_boxes is not None:
-                p, f = w.feats.read_boxes(w.img, w.boxes["obb"][fresh])
+                p, f = w.feats.read_boxes(w.img, w.boxes.obb[fresh])
             else:
-                p, f = self.recognizer.classify(G.warp_crops(w.img, w.boxes["obb"][fresh], G.CROP_SIZE))
+                p, f = self.recognizer.classify(G.warp_crops(w.img, w.boxes.obb[fresh], G.CROP_SIZE))
         w.probs[fresh], w.flip[fresh] = p, f
         w.classified[fresh] = True
         w.classify_s += time.perf_counter() - tc
@@ -650,24 +689,24 @@ class LiveAnalyzer:
         if fresh_read.any():
             # unsure readings (within the rule system's kinds) checked a quarter turned: a sideways tile boxed
             # upright reads right only so
-            obb2, turned_p, w.flip = recheck_turned(w.img, w.boxes["obb"], np.where(w.in_set, w.probs, 0.0), w.flip,
+            obb2, turned_p, w.flip = recheck_turned(w.img, w.boxes.obb, np.where(w.in_set, w.probs, 0.0), w.flip,
                                                     lambda crops: self._read_in_set(w, crops), which=fresh_read)
-            if obb2 is not w.boxes["obb"]:
-                changed = np.any(obb2 != w.boxes["obb"], axis=1)
+            if obb2 is not w.boxes.obb:
+                changed = np.any(obb2 != w.boxes.obb, axis=1)
                 w.probs = w.probs.copy()
                 w.probs[changed] = turned_p[changed]
-                w.boxes = {**w.boxes, "obb": obb2, "quad": G.obb_to_quad(obb2)}
+                w.boxes = w.boxes.turned(obb2)
         w.raw = w.probs    # what the classifier said (kept per track); read within the rule system's kinds below
         w.probs = np.where(w.in_set, w.raw, 0.0) if n else w.raw
         if n and w.feats.weak_confidence:   # unsure box, unsure reading: a textured surface, no tile
-            w.probs = np.where(w.classified[:, None], drop_weak(w.boxes["score"], w.probs, w.feats.weak_confidence),
+            w.probs = np.where(w.classified[:, None], drop_weak(w.boxes.score, w.probs, w.feats.weak_confidence),
                                w.probs)
         if n:   # a sure box read "not a tile" only unsurely, a tile kind close behind: that tile
-            w.probs = np.where(w.classified[:, None], doubted_none(w.boxes["score"], w.probs), w.probs)
+            w.probs = np.where(w.classified[:, None], doubted_none(w.boxes.score, w.probs), w.probs)
         w.best = w.probs.argmax(1) if n else np.zeros(0, int)
         w.keep = [i for i in range(n) if not (w.classified[i] and w.best[i] == NONE_INDEX) and not w.skipped[i]]
 
-    def _complete(self, w: _Frame, prev: dict[str, np.ndarray]) -> None:
+    def _complete(self, w: _Frame, prev: _Tracked) -> None:
         """Rows completed (tiles the detector missed in a row added, boxes astride two tiles replaced) and
         known tiles that no kept box stands for any more read again at their last box."""
         if w.mode != "replay" and w.feats.fill_rows and w.keep:
@@ -676,38 +715,37 @@ class LiveAnalyzer:
             row_probs[w.skipped] = 0.0
             row_probs[w.skipped, NONE_INDEX] = 1.0
             # only rows in the part of the frame detected afresh (the rest was completed when it changed)
-            row_keep, extra, p_new, f_new = complete_rows(w.img, w.boxes["obb"], row_probs,
+            row_keep, extra, p_new, f_new = complete_rows(w.img, w.boxes.obb, row_probs,
                                                           lambda crops: self._read_in_set(w, crops),
                                                           sure=~w.classified & ~w.skipped, active=~w.carried)
             w.keep = [i for i in w.keep if row_keep[i]]
             if len(extra):
                 up = p_new.argmax(1) != BACK_INDEX
-                w.add({"obb": extra, "quad": G.obb_to_quad(extra), "score": np.zeros(len(extra)),
-                       "face_up": up.astype(float)}, self._positions, p_new, f_new, np.full(len(extra), -1))
-        if w.mode != "replay" and len(prev["obb"]):
+                w.add(TileBoxes(extra, G.obb_to_quad(extra), np.zeros(len(extra)), up.astype(float)), self._positions,
+                      p_new, f_new, np.full(len(extra), -1))
+        if w.mode != "replay" and len(prev.boxes):
             # a known tile that no kept box stands for any more (the detector missed it, or its box went astride
             # it and a neighbour): its last box is read again, and kept if it still reads as the tile it was
-            kept_boxes = {"obb": w.boxes["obb"][w.keep] if w.keep else np.zeros((0, 5))}
-            lost = np.nonzero(self._lost(prev, kept_boxes, np.ones(len(prev["obb"]), bool)))[0]
-            lost = [j for j in lost if (t := self.tracker.tracks.get(int(prev["tid"][j]))) is not None
-                    and t.believed is not None]
+            kept_obb = w.boxes.obb[w.keep] if w.keep else np.zeros((0, 5))
+            lost = [int(j) for j in np.nonzero(self._lost(prev.boxes.obb, kept_obb, np.ones(len(prev.boxes), bool)))[0]
+                    if (t := self.tracker.tracks.get(int(prev.tid[j]))) is not None and t.believed is not None]
             if lost:
-                p_v, f_v = self._read_in_set(w, G.warp_crops(w.img, prev["obb"][lost], G.CROP_SIZE))
+                p_v, f_v = self._read_in_set(w, G.warp_crops(w.img, prev.boxes.obb[lost], G.CROP_SIZE))
                 again = [k for k, j in enumerate(lost) if KINDS[int(p_v[k].argmax())] ==
-                         self.tracker.tracks[int(prev["tid"][j])].believed and p_v[k].max() >= 0.5]
+                         self.tracker.tracks[int(prev.tid[j])].believed and p_v[k].max() >= 0.5]
                 if again:
                     sel = [lost[k] for k in again]
-                    new = {k: prev[k][sel] for k in ("obb", "quad", "score", "face_up")}
-                    w.add(new, self._positions, p_v[again], f_v[again], prev["tid"][sel])
+                    w.add(prev.boxes.take(sel), self._positions, p_v[again], f_v[again], prev.tid[sel])
 
-    def _track(self, w: _Frame) -> tuple[list[dict], list[dict], list[tuple], bool]:
+    def _track(self, w: _Frame) -> tuple[list[SeenTile], list[dict[str, Any]], list[_Place], bool]:
         """The kept boxes through the tracker: (the page's tiles, the believed tiles for the reconstruction,
         their places, whether every tile is stable); the tracks' readings, angles and top-3 kept."""
         n = w.n
         self._not_tiles += [(w.xy[i].copy(), self._frames) for i in range(n)
                             if w.classified[i] and w.best[i] == NONE_INDEX]
         keep = w.keep
-        codes, confs = [], []
+        codes: list[str | None] = []
+        confs: list[float] = []
         for i in keep:
             if w.classified[i]:
                 codes.append(KINDS[int(w.best[i])])
@@ -718,7 +756,7 @@ class LiveAnalyzer:
         tracks = self.tracker.update(w.xy[keep], w.det_up[keep], codes, confs,
                                      fresh=[not w.carried[i] and w.mode != "full" or w.reason == "large change"
                                             for i in keep])
-        obbs = w.boxes["obb"][keep].copy() if keep else np.zeros((0, 5))
+        obbs = w.boxes.obb[keep].copy() if keep else np.zeros((0, 5))
         for j, (i, t) in enumerate(zip(keep, tracks, strict=True)):
             info = self._info.setdefault(t.track_id, {})
             if w.classified[i]:
@@ -727,7 +765,7 @@ class LiveAnalyzer:
                 if not w.replayed[i] or "top3" not in info:
                     tile_p = w.probs[i, :NONE_INDEX]
                     top = np.argsort(-tile_p)[:3]
-                    info["top3"] = [{"code": KINDS[int(q)], "p": round(float(tile_p[q]), 4)} for q in top]
+                    info["top3"] = tuple((KINDS[int(q)], round(float(tile_p[q]), 4)) for q in top)
                     info["confidence"] = float(w.probs[i, k])
                 if k != BACK_INDEX and w.flip[i] > 0.5:
                     obbs[j, 4] = (obbs[j, 4] + 180.0) % 360.0
@@ -740,27 +778,25 @@ class LiveAnalyzer:
         quads = G.obb_to_quad(obbs)
         turns = G.rotation_of(obbs[:, 4])
         corners = np.round(quads, 1).tolist()
-        tiles, records, places = [], [], []
+        tiles: list[SeenTile] = []
+        records: list[dict[str, Any]] = []
+        places: list[_Place] = []
         for j, t in enumerate(tracks):
             code = t.believed or t.vote()[0] or codes[j]
             if code is None:
                 continue
             info = self._info[t.track_id]
             conf = 1.0 if t.corrected else float(info.get("confidence", 1.0))
-            tile = {"id": f"t{t.track_id}", "code": code, "confidence": round(conf, 4), "corners": corners[j],
-                    "face_up": code != "bk", "stable": t.stable, "top3": info.get("top3", []),
-                    "corrected": t.corrected is not None}
-            tiles.append(tile)
+            tiles.append(SeenTile(f"t{t.track_id}", code, round(conf, 4), corners_of(corners[j]), code != "bk",
+                                  t.stable, info.get("top3", ()), t.corrected is not None))
             if t.believed is not None:
                 records.append({"code": t.believed, "corners": quads[j], "face_up": t.believed != "bk",
                                 "confidence": conf, "track_id": t.track_id,
-                                "top3": [] if t.corrected else info.get("top3", [])})
+                                "top3": () if t.corrected else info.get("top3", ())})
                 places.append((t.track_id, t.believed, int(turns[j]), t.xy))
         for tid in [tid for tid in self._info if tid not in self.tracker.tracks]:
             del self._info[tid]
-        b = w.boxes
-        self._last = {"obb": b["obb"][keep], "quad": b["quad"][keep], "score": b["score"][keep],
-                      "face_up": b["face_up"][keep], "tid": np.array([t.track_id for t in tracks], int)}
+        self._last = _Tracked(w.boxes.take(keep), np.array([t.track_id for t in tracks], int))
         return tiles, records, places, all(t.stable for t in tracks)
 
     def _account(self, w: _Frame, small, rebuilt: bool, times: tuple[float, float, float, float, float]) -> None:
@@ -806,23 +842,24 @@ class LiveAnalyzer:
         next change, so that every frame shows them)."""
         from .follow import TableGame
 
-        if self._game is None or self._game.variant != self.variant:
+        game = self._game
+        if game is None or game.variant != self.variant:
             seating = self._positions_for()
             ring = seating or sorted(int(s.position) for s in observation.seats)
-            self._game = TableGame(self.variant, camera=0, dealer=self._dealer_for(ring) if ring else 0,
-                                   positions=seating, options=self._options)
+            game = self._game = TableGame(self.variant, camera=0, dealer=self._dealer_for(ring) if ring else 0,
+                                          positions=seating, options=self._options)
             self._state, self._win = None, None
         try:
-            state = self._game.feed(observation)
+            state = game.feed(observation)
         except (ValueError, KeyError, IndexError) as e:  # an observation the inferrer cannot read
             self._game_problems = [f"The game could not be followed from this frame: {e}"]
             return
         if state is not None:
             self._state = state
-        if self._game.last_events:     # the engine's events in players' words, not the raw change
-            self._last_event = self._game.describe()
-        self._win = self._game.win
-        self._game_problems = list(self._game.problems)
+        if game.last_events:     # the engine's events in players' words, not the raw change
+            self._last_event = game.describe()
+        self._win = SeenWin.from_json(game.win) if game.win else None
+        self._game_problems = list(game.problems)
 
     @staticmethod
     def _zero_timing() -> dict[str, Any]:
@@ -864,50 +901,53 @@ class LiveAnalyzer:
         if self._last is None:
             return False
         tracks = self.tracker.tracks
-        return any((t := tracks.get(int(tid))) is not None and not t.stable for tid in self._last["tid"])
+        return any((t := tracks.get(int(tid))) is not None and not t.stable for tid in self._last.tid)
 
     def _tile_px(self, size) -> float:
         """A tile's size in frame pixels (the median long side of the tracked boxes)."""
-        if self._last is not None and len(self._last["obb"]) >= 3:
-            return float(np.median(self._last["obb"][:, 2:4].max(1)))
+        if self._last is not None and len(self._last.boxes) >= 3:
+            return float(np.median(self._last.boxes.obb[:, 2:4].max(1)))
         return 0.035 * max(size)
 
-    def _merge(self, prev: dict[str, np.ndarray], new: dict[str, np.ndarray], cores
-               ) -> tuple[dict, np.ndarray, np.ndarray]:
+    def _merge(self, prev: _Tracked, new: TileBoxes, cores: list[tuple[float, float, float, float]]
+               ) -> tuple[TileBoxes, np.ndarray, np.ndarray]:
         """The last frame's boxes outside the re-detected regions, plus the boxes found inside them (a kept
         box overlapping a new one, a tile on a region's edge found again, gives way to it). Returns (boxes,
         carried, the track id of each carried box (-1: new))."""
-        c = prev["obb"][:, :2]
+        old = prev.boxes
+        c = old.obb[:, :2]
         inside = np.zeros(len(c), bool)
         for x0, y0, x1, y1 in cores:
             inside |= (c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)
         keep = ~inside
-        if len(new["obb"]) and keep.any():
+        if len(new) and keep.any():
             iou = getattr(self.recognizer, "nms_iou", 0.3)
-            lo, hi = prev["quad"].min(1), prev["quad"].max(1)
-            for q in new["quad"]:
+            lo, hi = old.corners.min(1), old.corners.max(1)
+            for q in new.corners:
                 qlo, qhi = q.min(0), q.max(0)
                 near = np.nonzero(keep & (lo[:, 0] < qhi[0]) & (qlo[0] < hi[:, 0]) & (lo[:, 1] < qhi[1])
                                   & (qlo[1] < hi[:, 1]))[0]
                 for i in near:
-                    if G.quad_iou(prev["quad"][i], q) > iou:
+                    if G.quad_iou(old.corners[i], q) > iou:
                         keep[i] = False
-        boxes = {k: np.concatenate([prev[k][keep], new[k]]) for k in ("obb", "quad", "score", "face_up")}
-        carried = np.concatenate([np.ones(int(keep.sum()), bool), np.zeros(len(new["obb"]), bool)])
-        prev_tid = np.concatenate([prev["tid"][keep], np.full(len(new["obb"]), -1)])
+        boxes = TileBoxes.concat([old.take(keep), new])
+        carried = np.concatenate([np.ones(int(keep.sum()), bool), np.zeros(len(new), bool)])
+        prev_tid = np.concatenate([prev.tid[keep], np.full(len(new), -1)])
         return boxes, carried, prev_tid
 
     @staticmethod
-    def _lost(prev: dict[str, np.ndarray], new: dict[str, np.ndarray], among: np.ndarray) -> np.ndarray:
-        """[len(prev)] bool: the boxes of ``prev`` (``among`` them) that no box of ``new`` stands for: boxes are
-        paired one to one, nearest first, within half a tile (one box astride two tiles stands for one)."""
+    def _lost(prev_obb: np.ndarray, new_obb: np.ndarray, among: np.ndarray) -> np.ndarray:
+        """[len(prev_obb)] bool: the boxes ``prev_obb`` [N, 5] (``among`` them) that no box of ``new_obb`` [M, 5]
+        stands for: boxes are paired one to one, nearest first, within half a tile (one box astride two tiles
+        stands for one)."""
         lost = np.asarray(among, bool).copy()
-        if lost.any() and len(new["obb"]):
-            c, nc = prev["obb"][:, :2], new["obb"][:, :2]
-            side = np.minimum(prev["obb"][:, 2], prev["obb"][:, 3])
+        if lost.any() and len(new_obb):
+            c, nc = prev_obb[:, :2], new_obb[:, :2]
+            side = np.minimum(prev_obb[:, 2], prev_obb[:, 3])
             D = np.linalg.norm(c[:, None, :] - nc[None, :, :], axis=2)
             pairs = np.argwhere(D <= 0.5 * side[:, None])
-            used_p, used_n = set(), set()
+            used_p: set[int] = set()
+            used_n: set[int] = set()
             for i, j in sorted(map(tuple, pairs), key=lambda ij: D[ij]):
                 if i not in used_p and j not in used_n:
                     used_p.add(i)
@@ -952,60 +992,68 @@ class LiveAnalyzer:
                 out = max(out, float(np.linalg.norm(pb[seen] - pa[seen], axis=1).max()))
         return out if out > 0 else float("inf")
 
-    def _rebuild(self, records: list[dict], places: list[tuple], tiles: list[dict]
-                 ) -> tuple[TableObservation | None, dict | None, list[str], bool]:
-        """(observation, the page's view of it, problems, rebuilt): the table from the believed tiles, the
-        observation whole (its assignments with their classifier readings: what the followed game repairs
-        misreadings with) and as a dict without its assignments (the page finds which tile lies where in its
-        tiles); the last rebuild is reused when the believed codes, the tiles' turns and places (within the
-        tracker's move tolerance), the rule system and the calibration are all the same."""
+    def _rebuild(self, records: list[dict[str, Any]], places: list[_Place]
+                 ) -> tuple[_Rebuild | None, list[str], bool]:
+        """(the rebuilt table, problems, rebuilt): the table from the believed tiles; the last rebuild is reused
+        when the believed codes, the tiles' turns and places (within the tracker's move tolerance), the rule
+        system and the calibration are all the same."""
         problems: list[str] = []
         if self.calibration is None:
             problems.append("The table is not calibrated yet (too few tiles to estimate it): calibrate it on the "
                             "calibration page.")
             self._rebuilt = None
-            return None, None, problems, False
+            return None, problems, False
         if not records:
             self._rebuilt = None
-            return None, None, problems, False
+            return None, problems, False
         key = (self.variant, tuple(sorted(p[:3] for p in places)))
         xy = {p[0]: p[3] for p in places}
         tol = self.tracker.move_tolerance * self.tracker.tile_mm
         old = self._rebuilt
-        rebuilt = not (self.rebuild_cache and old is not None and old["key"] == key
-                       and old["calibration"] is self.calibration
-                       and all(np.linalg.norm(xy[t] - old["xy"][t]) <= tol for t in xy))
-        if rebuilt:
+        rebuilt = not (self.rebuild_cache and old is not None and old.key == key
+                       and old.calibration is self.calibration
+                       and all(np.linalg.norm(xy[t] - old.xy[t]) <= tol for t in xy))
+        if rebuilt or old is None:
             try:
-                from .reconstruct import reconstruct
-
-                obs = reconstruct(records, self.calibration, self.variant, positions=self._positions_for())
-                observation = obs.to_dict()
-                where = {a["index"]: a for a in obs.assignments}
-                by_track = {r["track_id"]: where.get(n_) for n_, r in enumerate(records)}
-                observation.pop("assignments", None)   # the page's view (its tiles say where each lies)
-                notes = [f"Tile t{records[c['index']]['track_id']} reads as {c['read']}, but the table would then "
-                         f"show more {c['read']} than the set has: taken for {c['now']}, its next best reading. "
-                         "Tap it to check or correct it." for c in obs.meta.get("copies_reread", [])]
-                old = self._rebuilt = {"key": key, "calibration": self.calibration,
-                                       "xy": {t: v.copy() for t, v in xy.items()}, "table": obs,
-                                       "observation": observation, "by_track": by_track,
-                                       "problems": notes + [p.message for p in obs.problems],
-                                       "zones": self._zone_outlines(getattr(obs, "zones_fitted", None),
-                                                                    obs.meta.get("occupied"))}
+                old = self._rebuilt = self._rebuild_table(records, key, xy)
             except (ValueError, KeyError, IndexError) as e:
                 self._rebuilt = None
                 problems.append(f"The table could not be rebuilt from this frame: {e}")
-                return None, None, problems, True
-        for tile in tiles:
-            a = old["by_track"].get(int(tile["id"][1:]))
-            if a is not None:
-                tile["zone"], tile["seat"] = a["part"], a["position"]
-                if a["code"] != tile["code"] and not tile.get("corrected"):   # read again by the table's counts
-                    tile["read_as"], tile["code"] = tile["code"], a["code"]
-        return old["table"], old["observation"], problems + list(old["problems"]), rebuilt
+                return None, problems, True
+        return old, problems + list(old.problems), rebuilt
 
-    def _zone_outlines(self, zones, occupied) -> list[dict]:
+    def _rebuild_table(self, records: list[dict[str, Any]], key: tuple, xy: dict[int, np.ndarray]) -> _Rebuild:
+        """The table rebuilt from the believed tiles ``records``: the observation whole (its assignments with
+        their classifier readings: what the followed game repairs misreadings with), the page's view of it
+        (without its assignments: the page finds which tile lies where in its tiles) and where each track's
+        tile lies."""
+        from .reconstruct import reconstruct
+
+        obs = reconstruct(records, self.calibration, self.variant, positions=self._positions_for())
+        where = {a["index"]: a for a in obs.assignments}
+        by_track = {r["track_id"]: where.get(n_) for n_, r in enumerate(records)}
+        notes = [f"Tile t{records[c['index']]['track_id']} reads as {c['read']}, but the table would then "
+                 f"show more {c['read']} than the set has: taken for {c['now']}, its next best reading. "
+                 "Tap it to check or correct it." for c in obs.meta.get("copies_reread", [])]
+        return _Rebuild(key, self.calibration, {t: v.copy() for t, v in xy.items()}, obs, obs.page_view(), by_track,
+                        tuple(notes + [p.message for p in obs.problems]),
+                        tuple(self._zone_outlines(obs.zones_fitted, obs.meta.get("occupied"))))
+
+    @staticmethod
+    def _placed(tiles: list[SeenTile], by_track: dict[int, dict[str, Any] | None]) -> list[SeenTile]:
+        """The tiles with their places on the rebuilt table; a tile the table's counts read again takes the
+        table's code (the classifier's kept in ``read_as``) unless a user corrected it."""
+        out = []
+        for tile in tiles:
+            a = by_track.get(int(tile.id[1:]))
+            if a is not None:
+                tile = replace(tile, place=TilePlace(a["part"], a["position"]))
+                if a["code"] != tile.code and not tile.corrected:   # read again by the table's counts
+                    tile = replace(tile, read_as=tile.code, code=a["code"])
+            out.append(tile)
+        return out
+
+    def _zone_outlines(self, zones, occupied) -> list[ZoneOutline]:
         """The fitted zones as the page draws them: {name, seat (engine seat, None for the centre), polygon in
         image pixels} for the centre and each occupied side's discards, hand and melds."""
         if zones is None or self.calibration is None:
@@ -1020,7 +1068,7 @@ class LiveAnalyzer:
             if not np.all(np.isfinite(pts)):
                 continue
             seat = None if position < 0 else (ring.index(position) - ring.index(dealer)) % len(ring)
-            out.append({"name": name, "seat": seat, "polygon": np.round(pts, 1).tolist()})
+            out.append(ZoneOutline(name, seat, corners_of(np.round(pts, 1).tolist())))
         return out
 
     def _apply_corrections(self, corrections: dict[str, str]) -> bool:
@@ -1037,11 +1085,11 @@ class LiveAnalyzer:
                 changed = True
         return changed
 
-    def _estimate_calibration(self, boxes: dict[str, np.ndarray], probs: np.ndarray, size) -> None:
+    def _estimate_calibration(self, boxes: TileBoxes, probs: np.ndarray, size: tuple[int, int]) -> None:
         from . import calibration as C
 
         best = probs.argmax(1)
-        dets = [{"corners": boxes["quad"][i], "code": KINDS[int(best[i])]} for i in range(len(best))
+        dets = [{"corners": boxes.corners[i], "code": KINDS[int(best[i])]} for i in range(len(best))
                 if best[i] != NONE_INDEX]
         try:
             self.calibration = C.estimate_from_tiles(dets, size, self.tile_mm, self.camera_id)
@@ -1052,7 +1100,7 @@ class LiveAnalyzer:
         except ValueError:
             self.calibration = None
 
-    def _positions(self, centres: np.ndarray, boxes: dict[str, np.ndarray]) -> np.ndarray:
+    def _positions(self, centres: np.ndarray, boxes: TileBoxes) -> np.ndarray:
         if not len(centres):
             return np.zeros((0, 2))
         if self.calibration is not None:
@@ -1060,7 +1108,7 @@ class LiveAnalyzer:
 
             return apply_h(self.calibration.homography_at(FACE_HEIGHT_MM), centres)
         # no calibration: image positions scaled so that a tile is about tile_mm wide
-        short = np.median(np.minimum(boxes["obb"][:, 2], boxes["obb"][:, 3]))
+        short = np.median(np.minimum(boxes.obb[:, 2], boxes.obb[:, 3]))
         return centres * (self.tile_mm / max(float(short), 1.0))
 
 
@@ -1074,14 +1122,36 @@ def _kind_mask(variant: str) -> np.ndarray:
         return np.ones(len(KINDS), bool)
 
 
-def photo_snapshot(data: bytes, variant: str = "sanma", camera_id: str = "photo", calibration_dir=None,
-                   recognizer=None) -> dict[str, Any]:
-    """A photo (encoded bytes) as a feed snapshot: tiles (ids ``p1``...), the rebuilt table in ``observation``,
-    the own hand's waits / discard advice in ``own_hand`` (:func:`vision.analyze.analyze_image`), the photo
-    with the tiles drawn as a JPEG data URL in ``overlay``, ``state`` None. Raises ``ImageError``."""
-    import base64
+@dataclass(frozen=True)
+class PhotoSnapshot:
+    """A photo read as the page shows it (a feed snapshot without a followed game): the photo's ``size``, the
+    ``camera`` whose calibration was looked for, the ``tiles`` found (ids ``p1``...), ``problems`` in plain
+    words, the rebuilt ``table`` and the own hand's waits or discard advice (``own_hand``) as
+    :func:`vision.analyze.analyze_image` gives them, the photo with the tiles drawn as a JPEG data URL
+    (``overlay``), how long the reading took and when it was made. :meth:`to_json` is what the page gets."""
 
-    import cv2
+    size: tuple[int, int]
+    camera: str
+    tiles: tuple[SeenTile, ...]
+    problems: tuple[str, ...]
+    table: dict[str, Any] | None
+    own_hand: dict[str, Any] | None
+    overlay: str | None
+    total_ms: float
+    time: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"frame": 0, "time": self.time, "size": list(self.size), "camera": self.camera,
+                "tiles": [t.to_json() for t in self.tiles], "zones": [], "state": None, "event": "", "win": None,
+                "problems": list(self.problems), "observation": self.table, "own_hand": self.own_hand,
+                "overlay": self.overlay, "timing": {"total_ms": self.total_ms}}
+
+
+def photo_snapshot(data: bytes, variant: str = "sanma", camera_id: str = "photo", calibration_dir=None,
+                   recognizer=None) -> PhotoSnapshot:
+    """A photo (encoded bytes) read: the tiles, the rebuilt table and the own hand's waits / discard advice
+    (:func:`vision.analyze.analyze_image`), and the photo with the tiles drawn. Raises ``ImageError``."""
+    import base64
 
     from .analyze import analyze_image
     from .inference import Tile, decode_image, default_recognizer, draw_overlay
@@ -1091,10 +1161,9 @@ def photo_snapshot(data: bytes, variant: str = "sanma", camera_id: str = "photo"
     t0 = time.perf_counter()
     res = analyze_image(image, variant, camera_id, calibration_dir, recognizer=rec)
     took = (time.perf_counter() - t0) * 1e3
-    tiles = [{"id": f"p{i + 1}", "code": t["code"], "confidence": t["confidence"], "corners": t["corners"],
-              "face_up": t["face_up"], "top3": t["top3"], "corrected": False} for i, t in enumerate(res["tiles"])]
-    drawn = draw_overlay(image, [Tile(t["code"], t["confidence"], [], np.asarray(t["corners"], np.float64),
-                                      t["face_up"], 0, 0.0, 1.0) for t in tiles])
+    tiles = tuple(SeenTile.from_json({**t, "id": f"p{i + 1}"}) for i, t in enumerate(res["tiles"]))
+    drawn = draw_overlay(image, [Tile(t.code, t.confidence, [], np.asarray(t.corners, np.float64), t.face_up, 0, 0.0,
+                                      1.0) for t in tiles])
     ok, buf = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 80])
     table = res.get("table")
     problems = [p["message"] for p in (table or {}).get("problems", [])]
@@ -1102,11 +1171,10 @@ def photo_snapshot(data: bytes, variant: str = "sanma", camera_id: str = "photo"
         problems.append(f"The table could not be rebuilt from the photo: {res['table_error']}")
     if not tiles:
         problems.append("No tile was found in the photo.")
-    return {"frame": 0, "time": time.time(), "size": [int(image.shape[1]), int(image.shape[0])], "camera": camera_id,
-            "tiles": tiles, "zones": [], "state": None, "event": "", "win": None, "problems": problems,
-            "observation": table, "own_hand": res.get("own_hand"),
-            "overlay": "data:image/jpeg;base64," + base64.b64encode(buf.tobytes()).decode() if ok else None,
-            "timing": {"total_ms": round(took, 1)}}
+    overlay = "data:image/jpeg;base64," + base64.b64encode(buf.tobytes()).decode() if ok else None
+    return PhotoSnapshot((int(image.shape[1]), int(image.shape[0])), camera_id, tiles, tuple(problems), table,
+                         res.get("own_hand"), overlay, round(took, 1), time.time())
 
 
-__all__ = ["ChangeDetector", "LiveAnalyzer", "describe_change", "grow_rects", "photo_snapshot"]
+__all__ = ["ChangeDetector", "FrameResult", "LiveAnalyzer", "PhotoSnapshot", "describe_change", "grow_rects",
+           "photo_snapshot"]

@@ -23,7 +23,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .zones import TableZones
 
 #: JSON schema of :meth:`TableObservation.to_dict` (draft 2020-12).
 OBSERVATION_SCHEMA: dict = {
@@ -163,15 +167,26 @@ class TableObservation:
     #: wall, unplaced, ignored), position, at (index within the part; melds: [meld, tile or "added"]), table_xy,
     #: and where the classifier gave them: confidence, top3 ([code, probability] best first)}
     assignments: list[dict] = field(default_factory=list)
+    #: the zones fitted to the table (:func:`vision.reconstruct.reconstruct`'s, for drawing them): not in the JSON
+    zones_fitted: TableZones | None = field(default=None, repr=False, compare=False)
 
     def seat(self, position: int) -> SeatObservation | None:
         return next((s for s in self.seats if s.position == position), None)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(replace(self, zones_fitted=None))
+        del d["zones_fitted"]
+        return d
 
     def to_json(self, **kw) -> str:
         return json.dumps(self.to_dict(), **kw)
+
+    def page_view(self) -> dict:
+        """:meth:`to_dict` without the assignments: the table as the page shows it (the page's tiles say where
+        each lies)."""
+        view = self.to_dict()
+        view.pop("assignments", None)
+        return view
 
     @classmethod
     def from_dict(cls, d: dict) -> TableObservation:

@@ -250,17 +250,17 @@ def resolve_copies(obs: TableObservation, pieces: list[Piece], part: dict, varia
 def map_detections(detections, calibration: Calibration, face_height: float | None = None) -> list[Piece]:
     """Detections -> :class:`Piece` on the lying-face plane (``face_height`` mm above the table; default
     0.72 x the measured tile width)."""
-    quads, meta = [], []
+    corners: list[np.ndarray] = []
+    meta = []
     for i, det in enumerate(detections):
-        q = np.asarray(_get(det, "corners"), np.float64).reshape(4, 2)
-        quads.append(q)
+        corners.append(np.asarray(_get(det, "corners"), np.float64).reshape(4, 2))
         conf = _get(det, "confidence", 1.0)
         top3 = _get(det, "top3", []) or []
         meta.append((i, str(_get(det, "code")), bool(_get(det, "face_up", _get(det, "code") != "bk")),
                      float(conf if conf is not None else 1.0), list(top3)))
-    if not quads:
+    if not corners:
         return []
-    quads = np.array(quads)
+    quads = np.array(corners)
     left, right = (quads[:, 0] + quads[:, 3]) / 2, (quads[:, 1] + quads[:, 2]) / 2
     bottom, top = (quads[:, 2] + quads[:, 3]) / 2, (quads[:, 0] + quads[:, 1]) / 2
     centre = quads.mean(1)
@@ -329,9 +329,10 @@ def tile_size(pieces: list[Piece]) -> tuple[float, float]:
 
 
 def _chow_ok(stands: list[str]) -> bool:
-    kinds = sorted(_kind(c) for c in stands)
-    if None in kinds:
+    found = [_kind(c) for c in stands]
+    if None in found:
         return False
+    kinds = sorted(k for k in found if k is not None)
     return kinds[0] < 27 and kinds[1] == kinds[0] + 1 and kinds[2] == kinds[0] + 2 and kinds[0] // 9 == kinds[2] // 9
 
 
@@ -375,7 +376,7 @@ def resolve_meld(codes: list[str], sideways: int | None, extra: str | None, vari
         if not _chow_ok(cand):
             continue
         rest = [c for k, c in enumerate(cand) if k != sideways]
-        if rest == sorted(rest, key=lambda c: _kind(c)):
+        if rest == sorted(rest, key=lambda c: _kind(c) or 0):   # (every code of a chow has a kind)
             return "chow", cand
     return None
 
@@ -463,7 +464,7 @@ class _Group:
     kind: str                      # meld, bonus
     start: int
     end: int
-    meld: MeldObservation | None = None
+    meld: MeldObservation
 
 
 def _parse_row(row: list[Piece], tw: float, variant, players: int, tile_h: float | None = None
@@ -550,14 +551,14 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, tile_h: float
         return res
 
     # bonus suffix start b: all row[b:] must be upright face-up tiles
-    best = None
+    best: tuple[float, int, list[_Group], int] | None = None
     b = n
     while True:
         bcost = 0.0
         if b < n:
             bcost = inner_cost(b, n) + sum(bonus_cost(p) for p in row[b:]) + boundary_cost(b)
         # melds right-to-left from b: M[j] = min cost to parse row[j:b] as melds
-        M = {b: (0.0, [])}
+        M: dict[int, tuple[float, list[_Group]]] = {b: (0.0, [])}
         for j in range(b - 1, -1, -1):
             options = []
             for L in (3, 4):
@@ -589,6 +590,7 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, tile_h: float
         if b == 0 or not row[b - 1].face_up:
             break
         b -= 1
+    assert best is not None   # (the first pass always parses: every tile in the hand)
     _, j, groups, b = best
     return row[:j], groups, row[b:]
 
@@ -675,8 +677,12 @@ def locate_pieces(detections, calibration: Calibration, players: int = 4, zones:
     belongs there). Returns (pieces, zones, tile width, tile height)."""
     face_h = face_height
     if face_h is None:
-        w0 = tile_size(map_detections(detections, calibration, 0.0))[0] if calibration.tile_mm is None else None
-        face_h = 0.72 * (calibration.tile_mm[0] if calibration.tile_mm else w0 if detections else 26.0)
+        if calibration.tile_mm:
+            face_h = 0.72 * calibration.tile_mm[0]
+        elif detections:
+            face_h = 0.72 * tile_size(map_detections(detections, calibration, 0.0))[0]
+        else:
+            face_h = 0.72 * 26.0
     pieces = map_detections(detections, calibration, face_h)
     tw, th = tile_size(pieces)
     # a tile in a row of standing tiles stands too (its own shape can be ambiguous)
@@ -810,7 +816,7 @@ def _row_tiles_on_unseen_walls(pieces: list[Piece], zones: TableZones, tw: float
 
 
 def _tall(p: Piece) -> bool:
-    return p.standing or np.linalg.norm(p.up) / max(p.width, 1e-6) > 1.55
+    return p.standing or bool(np.linalg.norm(p.up) / max(p.width, 1e-6) > 1.55)
 
 
 def _wall_top_backs(pieces: list[Piece], zones: TableZones, tw: float, th: float) -> None:
@@ -834,6 +840,7 @@ def _wall_top_backs(pieces: list[Piece], zones: TableZones, tw: float, th: float
         if p.zone != "outer" or not p.back or _tall(p):
             continue
         k = p.position
+        assert p.xy_top is not None   # (map_detections places every piece on the wall's top too)
         d_top = to_seat(p.xy_top[None], k)[0, 1]
         if not (W - th - 0.2 * tw < d_top < W + 0.2 * tw):
             continue
@@ -1077,7 +1084,7 @@ def reconstruct(detections, calibration: Calibration, variant="sanma", players: 
     obs = TableObservation(v.name, players, seats, dora, sorted(centre, key=_canon), unplaced, problems,
                            meta={"tile_mm": [round(tw, 1), round(th, 1)], "zones": zones.to_dict(),
                                  "occupied": occupied, "calibration": calibration.source})
-    obs.zones_fitted = zones                 # (not a field: kept out of the JSON) the zones, for drawing
+    obs.zones_fitted = zones                 # (kept out of the JSON) the zones, for drawing
     if len(seatings) > 1:
         obs.meta["seatings"] = seatings      # the occupied sides cannot be told from this frame
     if reread:
@@ -1136,12 +1143,12 @@ def _wall_order(pieces: list[Piece], zones: TableZones) -> list[Piece]:
     if not pieces:
         return []
     L = 2 * zones.wall_outer
-    coord = []
+    along = []
     for p in pieces:
         k = max(p.position, 0)
         x = to_seat((p.xy_top if p.xy_top is not None else p.xy)[None], k)[0, 0]
-        coord.append(k * L + x + zones.wall_outer)
-    coord = np.array(coord)
+        along.append(k * L + x + zones.wall_outer)
+    coord = np.array(along)
     order = np.argsort(coord)
     c = coord[order]
     gaps = np.diff(np.append(c, c[0] + 4 * L))

@@ -180,7 +180,7 @@ def row_lattices(obb: np.ndarray, confidence: np.ndarray, backs: np.ndarray | No
     only rows with an active box (a live frame's changed part) are fitted."""
     obb = np.asarray(obb, np.float64).reshape(-1, 5)
     confidence = np.asarray(confidence, np.float64)
-    out = []
+    out: list[Lattice] = []
     if len(obb) < LATTICE_MIN:
         return out
     for row in _rows(obb, 0.5, 20.0, 0.45):

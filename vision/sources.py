@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -189,7 +190,7 @@ class CaptureSource(FrameSource):
         super().__init__(str(target), **kw)
         self.target = target
         self.finite = isinstance(target, str) and not _is_url(target)
-        self._cap = None
+        self._cap: Any = None   # the cv2.VideoCapture while open
 
     def _open(self) -> None:
         import cv2
@@ -302,7 +303,7 @@ def list_cameras(max_index: int = 8) -> list[dict]:
     """Cameras that open, with their frame size (probes indices 0..max_index-1)."""
     import cv2
 
-    found = []
+    found: list[dict] = []
     devices = sorted(glob.glob("/dev/video*"))
     if os.name == "posix" and os.path.isdir("/dev") and not devices and os.uname().sysname == "Linux":
         return found  # Linux exposes every camera as /dev/videoN: none attached

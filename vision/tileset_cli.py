@@ -111,10 +111,10 @@ def cmd_tileset(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         rec = TileRecognizer(head=None)
         if args.action == "enroll":
-            rows = T.read_layout_file(args.layout) if args.layout else None
-            if rows is None and not args.variant:
+            layout = T.read_layout_file(args.layout) if args.layout else None
+            if layout is None and not args.variant:
                 return _fail("enroll needs --variant (the rule system of the set) or --layout FILE")
-            res = T.enroll(args.name, image, rec, args.variant, rows)
+            res = T.enroll(args.name, image, rec, args.variant, layout)
         else:
             try:
                 with open(args.tiles, encoding="utf-8") as fh:

@@ -61,7 +61,7 @@ class Track:
                 totals[code] = totals.get(code, 0.0) + max(conf, 1e-3)
         if not totals:
             return None, 0.0
-        best = max(totals, key=totals.get)
+        best = max(totals, key=lambda code: totals[code])
         return best, totals[best] / sum(totals.values())
 
     def to_dict(self) -> dict:
@@ -125,7 +125,7 @@ class TileTracker:
             if t.corrected is not None:
                 need.append(False)
                 continue
-            moved = np.linalg.norm(np.asarray(xy[i]) - t.anchor) > self.move_tolerance * self.tile_mm
+            moved = bool(np.linalg.norm(np.asarray(xy[i]) - t.anchor) > self.move_tolerance * self.tile_mm)
             turned = fu[i] is not None and bool(fu[i]) != t.face_up
             back = t.last_frame < self.frame      # missed in the last frame: maybe another tile put there
             need.append(not t.stable or moved or turned or back)

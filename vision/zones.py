@@ -153,14 +153,14 @@ class TableZones:
                 continue
             d = seat_xy[k, sel, 1]
             order = np.argsort(d)
-            rows = []                       # [centre d, members (indices into xy)]
+            groups: list[tuple[list[float], list[int]]] = []    # (distances d, members (indices into xy))
             for i in order:
-                if rows and d[i] - rows[-1][0][-1] < 0.45 * u:
-                    rows[-1][0].append(d[i])
-                    rows[-1][1].append(sel[i])
+                if groups and d[i] - groups[-1][0][-1] < 0.45 * u:
+                    groups[-1][0].append(d[i])
+                    groups[-1][1].append(sel[i])
                 else:
-                    rows.append([[d[i]], [sel[i]]])
-            rows = [(float(np.median(ds)), np.array(m)) for ds, m in rows if max(ds) > 2.5 * u]
+                    groups.append(([d[i]], [sel[i]]))
+            rows = [(float(np.median(ds)), np.array(m)) for ds, m in groups if max(ds) > 2.5 * u]
             rows_of[k] = _split_overlapping(rows, seat_xy[k], u)
             # standing tiles (a hand) bound the wall band from outside
             st = np.nonzero((side_of == k) & (np.abs(seat_xy[k, :, 0]) < 0.7 * seat_xy[k, :, 1]) & standing)[0]

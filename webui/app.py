@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 from .auth import install_token_check
 from .errors import register_error_handlers
@@ -58,7 +59,7 @@ def analyze_photo(data: bytes) -> dict[str, Any]:
         variant = chosen or current_app.extensions["hub"].settings.get().get("variant", variant)
         cal_dir = current_app.config.get("CALIBRATION_DIR")
     try:
-        return photo_snapshot(data, variant, "photo", cal_dir, rec)
+        return photo_snapshot(data, variant, "photo", cal_dir, rec).to_json()   # the page's JSON
     except ImageError as e:
         from .errors import ApiError
 
@@ -80,7 +81,8 @@ def _defaults() -> dict[str, Any]:
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the web app. ``config`` overrides the defaults above (tests pass temporary directories)."""
     app = Flask(__name__)
-    app.json.sort_keys = False  # keep the engine's field order (players in seat order)
+    if isinstance(app.json, DefaultJSONProvider):
+        app.json.sort_keys = False  # keep the engine's field order (players in seat order)
     app.config.update(_defaults())
     if config:
         app.config.update(config)

@@ -261,8 +261,11 @@ def _probe_latency(target: str, probes: int) -> list[float]:
                     {"from": state.players[loser], "to": state.players[0], "amount": 1000}]}]}})
             t0 = time.perf_counter()
             st.append(mid, ev, by="probe")
+            def reached(k: int = k) -> bool:   # the k-th probe seen by the stream
+                return any(h >= k for _, h in seen)
+
             with lock:
-                ok = lock.wait_for(lambda k=k: any(h >= k for _, h in seen), timeout=10)
+                ok = lock.wait_for(reached, timeout=10)
                 if ok:
                     out.append(next(t for t, h in seen if h >= k) - t0)
             time.sleep(0.05)

@@ -87,10 +87,10 @@ class Viewer:
         resp = conn.getresponse()
         first, event, data = True, "", []
         while not self.stop.is_set():
-            line = resp.readline()
-            if not line:
+            raw = resp.readline()
+            if not raw:
                 break
-            line = line.decode().rstrip("\n")
+            line = raw.decode().rstrip("\n")
             if line.startswith("event: "):
                 event = line[7:]
             elif line.startswith("data: "):
@@ -236,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     proc = subprocess.Popen([sys.executable, "-c", SERVER, str(args.step_seconds), str(args.fps), data,
                              "0" if args.still_frames else "1", "film" if args.film else "script"],
                             stdout=subprocess.PIPE, text=True, env=env)
+    assert proc.stdout is not None   # (stdout=PIPE)
     try:
         port = int(proc.stdout.readline())
         from .feed import load_demo
@@ -262,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             for n in (1, args.clients):
                 parts[n].append(_phase(port, n, args.seconds / args.rounds, browser))
         results = [_combine(parts[1]), _combine(parts[args.clients])]
-        if browser is not None:
+        if browser is not None and pw is not None:
             browser.close()
             pw.stop()
         how = "Chromium pages" if args.browser else "SSE + MJPEG HTTP clients"

@@ -31,7 +31,7 @@ def _path(camera: str) -> Path:
 
 def _current_camera() -> str:
     hub = current_app.extensions["hub"].start()
-    return str(hub.feed.snapshot().get("camera") or "default")
+    return hub.feed.snapshot().camera or "default"
 
 
 @bp.get("/calibration")
@@ -51,7 +51,7 @@ def get():
             stored = json.loads(path.read_text())
         except (OSError, ValueError):
             stored = None
-    return jsonify({"camera": camera, "calibration": stored, "frame_size": snap.get("size")})
+    return jsonify({"camera": camera, "calibration": stored, "frame_size": list(snap.size)})
 
 
 def _polygon_area(pts: list[list[float]]) -> float:

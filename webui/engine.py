@@ -163,8 +163,10 @@ def seat_view(state: TableState, seat: int, *, me: int, teaching: bool) -> dict[
                     out["warnings"].append(_warning(blocker.code, blocker.message))
             elif w.label in ("no yaku", "below the minimum"):
                 out["warnings"].append(_warning("NO_YAKU" if w.label == "no yaku" else "BELOW", w.reason))
-        seen = set()
-        out["warnings"] = [w for w in out["warnings"] if not (w["text"] in seen or seen.add(w["text"]))]
+        unique: dict[str, dict[str, str]] = {}     # each text once, where it first appears
+        for warning in out["warnings"]:
+            unique.setdefault(warning["text"], warning)
+        out["warnings"] = list(unique.values())
     elif stage == "discarding" and seat == me:
         options = discard_advice(hand, v, state.visible_tiles(seat))
         out["advice"] = [o.as_dict() for o in options]
@@ -174,9 +176,9 @@ def seat_view(state: TableState, seat: int, *, me: int, teaching: bool) -> dict[
     out["calls"] = [a.as_dict() for a in actions if a.kind != "pass" or state.phase in ("claim_window",
                                                                                          "kong_window")]
     for a in actions:
-        for w in a.warnings:
-            if w.code != "VALUE_UNCHECKED":
-                out["warnings"].append(_warning(w.code, w.message))
+        for notice in a.warnings:
+            if notice.code != "VALUE_UNCHECKED":
+                out["warnings"].append(_warning(notice.code, notice.message))
     return out
 
 
@@ -227,9 +229,8 @@ def _payments(state_or_names: Any, payments: list[Any]) -> list[dict[str, Any]]:
 def read_win(state: TableState, win: Any) -> tuple[int, Tile, bool]:
     if not isinstance(win, dict):
         raise ApiError("'win' must be an object {seat, tile, tsumo}", field="win")
-    seat = win.get("seat")
     try:
-        state.check_seat(seat, "win.seat")
+        seat = state.check_seat(win.get("seat"), "win.seat")
     except ValueError as e:
         raise ApiError(str(e), field="win.seat") from None
     tsumo = win.get("tsumo", False)

@@ -6,7 +6,7 @@ one input field is at fault); nothing is written before the input has been valid
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from flask import Flask, Request, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -82,6 +82,14 @@ def json_body(req: Request | None = None, required: bool = True) -> dict[str, An
     return data
 
 
+@overload
+def get_str(data: dict[str, Any], key: str, default: str, *, required: bool = False, max_len: int = 2000) -> str: ...
+@overload
+def get_str(data: dict[str, Any], key: str, default: None = None, *, required: Literal[True],
+            max_len: int = 2000) -> str: ...
+@overload
+def get_str(data: dict[str, Any], key: str, default: None = None, *, required: bool = False,
+            max_len: int = 2000) -> str | None: ...
 def get_str(data: dict[str, Any], key: str, default: str | None = None, *, required: bool = False,
             max_len: int = 2000) -> str | None:
     if key not in data or data[key] is None:

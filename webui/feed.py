@@ -5,21 +5,20 @@ frame, analyses it and publishes
 
 * the latest frame as JPEG bytes with its frame number and capture time (:meth:`TableFeed.latest_jpeg`,
   :meth:`TableFeed.wait_frame`), and
-* a *snapshot* dict (:meth:`TableFeed.snapshot`) whose ``version`` grows whenever its content changes
-  (:meth:`TableFeed.wait_version` blocks until then)::
+* a *snapshot* (:class:`webui.snapshot.FeedSnapshot`, :meth:`TableFeed.snapshot`) whose ``version`` grows
+  whenever its content changes (:meth:`TableFeed.wait_version` blocks until then); the page gets it as
+  (:meth:`FeedSnapshot.to_json`; the table state, the engine's TableState JSON, beside it)::
 
     {"version": 7, "frame": 412, "time": 1764500000.12,       # epoch seconds of the frame it describes
      "size": [960, 720],                                      # frame width, height in pixels
      "camera": "demo",                                        # key of this camera's calibration
-     "status": {"source": "demo", "state": "live", "message": "", "fps": 10.0, "latency_ms": 1.3,
-                "loop_ms": 0.4, "budget_ms": 100.0, "frames": 412},
      "tiles": [{"id": "t14", "code": "6z", "confidence": 0.41, "corners": [[x, y] x 4],  # TL TR BR BL
-                "face_up": true, "zone": "hand", "seat": 0, "corrected": false}],
+                "face_up": true, "corrected": false, "zone": "hand", "seat": 0}],
      "zones": [{"name": "hand", "seat": 0, "polygon": [[x, y], ...]}],
-     "state": {...} | null,                                   # assistant.table.TableState JSON
      "event": "East declares riichi with 7z",                  # what just happened, in words ("" if unknown)
      "win": {"seat": 0, "tile": "6s", "tsumo": false, "discarder": 2} | null,
-     "problems": ["..."]}                                      # plain-words problems for the page
+     "problems": ["..."],                                     # plain-words problems for the page
+     "step": 3, "steps": 24}                                  # a demo's step (null for a camera)
 
 :meth:`TableFeed.correct` overrides the code of one recognised tile: the override is applied at once
 (a new snapshot version) and stays for as long as the tile keeps its id (the tracker's job).
@@ -36,13 +35,20 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from vision.seen import SeenTile, SeenWin, ZoneOutline
+
+from .snapshot import FeedSnapshot
 from .words import place_words, tile_words
+
+if TYPE_CHECKING:
+    from vision.live import FrameResult
 
 DEMO_DIR = Path(__file__).resolve().parent / "demo"
 MODELS_MISSING = ("recognition models not installed: the tile detector (vision/detect.py) and the table "
@@ -83,9 +89,7 @@ class TableFeed:
         self._snap_cond = threading.Condition(threading.Lock())
         self._jpeg: tuple[int, bytes, float] | None = None  # frame number, bytes, capture time (epoch)
         self._frame_no = 0
-        self._snapshot: dict[str, Any] = {"version": 0, "frame": 0, "time": time.time(), "size": [0, 0],
-                                          "camera": self.name, "status": {}, "tiles": [], "zones": [],
-                                          "state": None, "event": "", "win": None, "problems": []}
+        self._snapshot = FeedSnapshot(0, time.time(), (0, 0), self.name)
         self._version = 0
         self._corrections: dict[str, str] = {}
         self._variant = "sanma"
@@ -175,13 +179,10 @@ class TableFeed:
             self._frame_cond.notify_all()
             return self._frame_no
 
-    def _publish_snapshot(self, snap: dict[str, Any]) -> None:
+    def _publish_snapshot(self, snap: FeedSnapshot) -> None:
         with self._snap_cond:
             self._version += 1
-            snap = dict(snap)
-            snap["version"] = self._version
-            snap.setdefault("camera", self.name)
-            self._snapshot = snap
+            self._snapshot = replace(snap, version=self._version)
             self._snap_cond.notify_all()
 
     # --- readers (any thread) --------------------------------------------------------------------
@@ -228,12 +229,11 @@ class TableFeed:
         logs = getattr(analyze, "hand_logs", None)
         return list(logs()) if callable(logs) else []
 
-    def snapshot(self) -> dict[str, Any]:
-        """The current snapshot (a copy the caller may keep), with the live status line."""
+    def snapshot(self) -> FeedSnapshot:
+        """The current snapshot, with the live status line."""
         with self._snap_cond:
-            snap = dict(self._snapshot)
-        snap["status"] = self.status()
-        return snap
+            snap = self._snapshot
+        return replace(snap, status=self.status())
 
     def status(self) -> dict[str, Any]:
         """Source state, frame rate, latency and loop time (the page's status line)."""
@@ -253,22 +253,22 @@ class TableFeed:
             }
 
     # --- corrections and configuration ----------------------------------------------------------
-    def correct(self, tile_id: str, code: str) -> dict[str, Any]:
+    def correct(self, tile_id: str, code: str) -> SeenTile:
         """Override the code of recognised tile ``tile_id``; applied at once, kept over frames.
 
         Raises KeyError for a tile id not in the current snapshot, ValueError for an unknown code.
-        Returns the corrected tile (as in the next snapshot) with ``was`` = the code it had.
+        Returns the tile as it was before the correction.
         """
         if code not in TILE_CODES:
             raise ValueError(f"unknown tile code {code!r}")
         with self._snap_cond:
-            tile = next((t for t in self._snapshot.get("tiles", []) if t["id"] == tile_id), None)
+            tile = self._snapshot.tile(tile_id)
         if tile is None:
             raise KeyError(tile_id)
         with self._lock:
             self._corrections[tile_id] = code
         self._refresh()
-        return {**tile, "was": tile["code"], "code": code, "corrected": True}
+        return tile
 
     def corrections(self) -> dict[str, str]:
         with self._lock:
@@ -291,14 +291,13 @@ class TableFeed:
 
     def tile_crop(self, tile_id: str) -> np.ndarray | None:
         """An upright BGR crop of a tile in the current frame (stored with a correction), or None."""
-        snap = self.snapshot()
-        tile = next((t for t in snap.get("tiles", []) if t["id"] == tile_id), None)
+        tile = self.snapshot().tile(tile_id)
         image = self.frame_image()
         if tile is None or image is None:
             return None
         from vision import geometry as G
 
-        obb = G.quad_to_obb(np.asarray(tile["corners"], np.float64).reshape(1, 4, 2))
+        obb = G.quad_to_obb(np.asarray(tile.corners, np.float64).reshape(1, 4, 2))
         return G.warp_crops(image, obb, G.CROP_SIZE)[0]   # as the classifier reads it
 
     def frame_image(self) -> np.ndarray | None:
@@ -310,28 +309,21 @@ class TableFeed:
 
         return cv2.imdecode(np.frombuffer(latest[1], np.uint8), cv2.IMREAD_COLOR)
 
-    def _apply_corrections(self, tiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _apply_corrections(self, tiles: Sequence[SeenTile]) -> tuple[SeenTile, ...]:
         fixes = self.corrections()
-        out = []
-        for t in tiles:
-            t = dict(t)
-            t.setdefault("corrected", False)
-            if t["id"] in fixes:
-                t["code"], t["corrected"], t["confidence"] = fixes[t["id"]], True, 1.0
-            out.append(t)
-        return out
+        return tuple(t.corrected_to(fixes[t.id]) if t.id in fixes else t for t in tiles)
 
 
-def low_confidence_problems(tiles: list[dict[str, Any]], threshold: float = 0.6) -> list[str]:
+def low_confidence_problems(tiles: Sequence[SeenTile], threshold: float = 0.6) -> list[str]:
     """A note for each tile read unsurely, in players' words ("The tile in East's discards was read as a
     face-down tile, only 55 % sure: tap it to check or correct it.")."""
     out = []
     for t in tiles:
-        if t.get("corrected") or t.get("confidence", 1) >= threshold:
+        if t.corrected or t.confidence >= threshold:
             continue
-        where = place_words(t)
-        out.append(f"{'The tile ' + where if where else 'A tile'} was read as {tile_words(str(t['code']))}, only "
-                   f"{round(100 * float(t['confidence']))} % sure: tap it to check or correct it.")
+        where = place_words(t.place)
+        out.append(f"{'The tile ' + where if where else 'A tile'} was read as {tile_words(t.code)}, only "
+                   f"{round(100 * t.confidence)} % sure: tap it to check or correct it.")
     return out
 
 
@@ -359,11 +351,14 @@ def rebuild_state(truth: dict[str, Any], ids: dict[str, Any], code_of: dict[str,
         melds = re.findall(r"[\[\{\(][^\]\}\)]*[\]\}\)]", s["hand"])
         new_melds = []
         for m, meld_ids in zip(melds, sid["melds"], strict=True):
-            suffix = re.search(r"(@\d+)?\+?[\]\}\)]$", m).group(0)
+            end = re.search(r"(@\d+)?\+?[\]\}\)]$", m)
+            if end is None:
+                raise ValueError(f"meld {m!r} of the demo's state is not closed")
+            suffix = end.group(0)
             new_melds.append(m[0] + "".join(code(t, "") or "" for t in meld_ids) + suffix)
         bonus = s["hand"].split("|", 1)[1].strip() if "|" in s["hand"] else ""
         s["hand"] = " ".join(p for p in [concealed, *new_melds] if p) + (f" | {bonus}" if bonus else "")
-        discards = []
+        discards: list[str | dict[str, Any] | None] = []
         for d, tid in zip(s["discards"], sid["discards"], strict=True):
             if isinstance(d, str):
                 discards.append(code(tid, d))
@@ -376,6 +371,16 @@ def rebuild_state(truth: dict[str, Any], ids: dict[str, Any], code_of: dict[str,
     if state.get("drawn_tile"):
         state["drawn_tile"] = code(ids.get("drawn_tile"), state["drawn_tile"])
     return state
+
+
+def _decode_frame(data: bytes) -> np.ndarray:
+    """A demo's frame (JPEG bytes) as BGR; ValueError when it is no picture."""
+    import cv2
+
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError("a frame of the demo is not a picture: make the demo again")
+    return image
 
 
 def _next_step(feed: Any, now: float) -> int | None:
@@ -421,7 +426,7 @@ class ScriptedDemoFeed(TableFeed):
         self._state_name = "live"
         self._last_valid: dict[str, Any] | None = None
         self.live_frames = live_frames
-        self._decoded: tuple[int, np.ndarray] | None = None
+        self._decoded: tuple[int, np.ndarray] | None = None   # the step's frame, decoded (live_frames)
 
     @property
     def step(self) -> int:
@@ -450,10 +455,10 @@ class ScriptedDemoFeed(TableFeed):
             return
         import cv2
 
-        if self._decoded is None or self._decoded[0] != self._step:
-            self._decoded = (self._step, cv2.imdecode(np.frombuffer(self._frames[self._step], np.uint8),
-                                                      cv2.IMREAD_COLOR))
-        image = self._decoded[1].copy()
+        decoded = self._decoded
+        if decoded is None or decoded[0] != self._step:
+            decoded = self._decoded = (self._step, _decode_frame(self._frames[self._step]))
+        image = decoded[1].copy()
         cv2.putText(image, f"{self._frame_no + 1} {time.strftime('%H:%M:%S')}", (8, image.shape[0] - 10),
                     cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
         ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
@@ -463,50 +468,49 @@ class ScriptedDemoFeed(TableFeed):
         if self._step < 0:
             return
         step = self.steps[self._step]
-        tiles = self._apply_corrections([{k: v for k, v in t.items() if k != "truth"} for t in step["tiles"]])
-        code_of = {t["id"]: t["code"] for t in tiles}
+        tiles = self._apply_corrections([SeenTile.from_json(t) for t in step["tiles"]])
+        code_of = {t.id: t.code for t in tiles}
         problems = low_confidence_problems(tiles)
         with self._lock:
             variant, options = self._variant, dict(self._options)
-        state = rebuild_state(step["state"], step["ids"], code_of)
-        if variant != state["variant"]:
-            problems.append(f"The demo table plays {state['variant']}; the {variant} setting applies to typed "
+        read = rebuild_state(step["state"], step["ids"], code_of)
+        if variant != read["variant"]:
+            problems.append(f"The demo table plays {read['variant']}; the {variant} setting applies to typed "
                             "hands, photos and the camera feed.")
         elif options:
-            state["options"] = options
+            read["options"] = options
         from assistant.table import TableState
 
+        state: dict[str, Any] | None = read
         try:
-            TableState.from_json(state)
-            self._last_valid = state
+            TableState.from_json(read)
+            self._last_valid = read
         except ValueError as e:
             problems.append(f"The table as read is impossible ({e}); showing the last consistent table.")
             state = self._last_valid
         win = None
         if step.get("win") and state is not None:
-            win = {**step["win"], "tile": state.get("last_tile") or step["win"]["tile"]}
-        self._publish_snapshot({
-            "frame": self._frame_no + 1, "time": self._step_time, "size": self.doc["size"],
-            "camera": self.doc.get("camera", "demo"), "step": self._step, "steps": len(self.steps),
-            "tiles": tiles, "zones": step["zones"], "state": state, "event": step["event"], "win": win,
-            "problems": problems,
-        })
+            win = SeenWin.from_json({**step["win"], "tile": state.get("last_tile") or step["win"]["tile"]})
+        w, h = self.doc["size"]
+        self._publish_snapshot(FeedSnapshot(
+            self._frame_no + 1, self._step_time, (w, h), self.doc.get("camera", "demo"), tiles,
+            tuple(ZoneOutline.from_json(z) for z in step["zones"]), state, step["event"], win, tuple(problems),
+            step=self._step, steps=len(self.steps)))
 
 
 # ------------------------------------------------------------------------------------------------
 # A real camera
 
-FrameAnalyzer = Callable[[np.ndarray, dict[str, str]], Any]
-"""``analyze(image_bgr, corrections)`` -> a :class:`vision.live.FrameResult` (or its JSON dict: {"tiles", "zones",
-"state", "event", "win", "problems", ...}): the detector + reconstruction + tracking; ``corrections`` (tile id ->
-code) must be applied to its output."""
+FrameAnalyzer = Callable[[np.ndarray, dict[str, str]], "FrameResult"]
+"""``analyze(image_bgr, corrections)`` -> a :class:`vision.live.FrameResult`: the detector + reconstruction +
+tracking; ``corrections`` (tile id -> code) must be applied to its output."""
 
 
-def _frame_json(result: Any) -> dict[str, Any]:
-    """A frame's result as the page's JSON (the edge where a :class:`vision.live.FrameResult` is serialised)."""
-    if result is None:
-        return {}
-    return result.to_json() if hasattr(result, "to_json") else dict(result)
+def _content(seen: FrameResult | FeedSnapshot) -> tuple:
+    """What a frame's result and a snapshot are compared by (a change publishes a new snapshot)."""
+    return (json.dumps(seen.state, sort_keys=True, default=str), tuple((t.id, t.code) for t in seen.tiles),
+            seen.event, json.dumps(None if seen.win is None else seen.win.to_json(), sort_keys=True, default=str),
+            tuple(seen.problems))
 
 
 class CameraFeed(TableFeed):
@@ -531,7 +535,7 @@ class CameraFeed(TableFeed):
         self._source = source if opened else None
         self._last_index = -1
         self._last_image: np.ndarray | None = None
-        self._last_result: dict[str, Any] = {}
+        self._last_result: FrameResult | None = None
         self._last_time = time.time()
 
     def start(self) -> TableFeed:
@@ -550,6 +554,7 @@ class CameraFeed(TableFeed):
         import cv2
 
         src = self._source
+        assert src is not None   # opened by start(), before the loop runs
         st = src.status()
         self._state_name, self._message = st.state, st.message
         frame = src.wait_frame(self._last_index, timeout=1.0 / self.fps)
@@ -560,50 +565,37 @@ class CameraFeed(TableFeed):
         ok, buf = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
         if not ok:
             return
-        result: dict[str, Any] = {}
-        if self.analyze is not None:
-            result = _frame_json(self.analyze(frame.image, self.corrections()))
+        result = self.analyze(frame.image, self.corrections()) if self.analyze is not None else None
         self._last_image, self._last_result, self._last_time = frame.image, result, captured
         self._publish_frame(buf.tobytes(), captured)
-        changed = self.analyze is not None and self._content(result) != self._content(self._snapshot)
-        if changed or self._snapshot.get("size") == [0, 0]:
+        changed = result is not None and _content(result) != _content(self._snapshot)
+        if changed or self._snapshot.size == (0, 0):
             self._refresh()
-
-    @staticmethod
-    def _content(d: dict[str, Any]) -> tuple:
-        return (json.dumps(d.get("state"), sort_keys=True, default=str),
-                tuple((t.get("id"), t.get("code")) for t in d.get("tiles", [])), d.get("event"),
-                json.dumps(d.get("win"), sort_keys=True, default=str), tuple(d.get("problems", [])))
 
     def _rebuild(self) -> None:
         snap = self._compose()
         if snap is not None:
             self._publish_snapshot(snap)
 
-    def _compose(self) -> dict[str, Any] | None:
+    def _compose(self) -> FeedSnapshot | None:
         """The snapshot of the last analysed frame (None before the first)."""
         image = self._last_image
         if image is None:
             return None
+        size = (int(image.shape[1]), int(image.shape[0]))
         result = self._last_result
-        tiles = self._apply_corrections(result.get("tiles", []))
-        problems = list(result.get("problems", []))
-        if self.analyze is None:
-            problems.insert(0, "Recognition models not installed: showing the camera only. Type a hand on the "
-                               "photo page to analyse it.")
-        problems += low_confidence_problems(tiles)
-        return {
-            "frame": self._frame_no, "time": self._last_time, "size": [int(image.shape[1]), int(image.shape[0])],
-            "camera": self.camera_key, "tiles": tiles, "zones": result.get("zones", []),
-            "state": result.get("state"), "event": result.get("event", ""), "win": result.get("win"),
-            "problems": problems,
-            # extra fields of the analyser (e.g. vision.live.LiveAnalyzer: the rebuilt table, stage times)
-            **{k: result[k] for k in ("observation", "timing") if k in result},
-        }
+        if result is None:   # no analyser: the camera only
+            return FeedSnapshot(self._frame_no, self._last_time, size, self.camera_key, problems=(
+                "Recognition models not installed: showing the camera only. Type a hand on the photo page to "
+                "analyse it.",))
+        tiles = self._apply_corrections(result.tiles)
+        problems = (*result.problems, *low_confidence_problems(tiles))
+        return FeedSnapshot(self._frame_no, self._last_time, size, self.camera_key, tiles, result.zones,
+                            result.state, result.event, result.win, problems)
 
     def status(self) -> dict[str, Any]:
         st = super().status()
-        timing = self._last_result.get("timing") if isinstance(self._last_result, dict) else None
+        timing = self._last_result.timing if self._last_result is not None else None
         if timing:
             st["recognition_ms"] = timing.get("total_ms")  # ("analysis_ms" is the hub's engine analysis)
             st["stages_ms"] = {k[:-3]: v for k, v in timing.items() if k.endswith("_ms") and k != "total_ms"}
@@ -707,12 +699,10 @@ class FilmDemoFeed(CameraFeed):
         self._reader = None
 
     def _image(self, step: int) -> np.ndarray:
-        import cv2
 
         image = self._images.get(step)
         if image is None:
-            image = cv2.imdecode(np.frombuffer(self._frames[step], np.uint8), cv2.IMREAD_COLOR)
-            self._images[step] = image
+            image = self._images[step] = _decode_frame(self._frames[step])
         return image
 
     def _read_frames(self) -> None:
@@ -733,10 +723,14 @@ class FilmDemoFeed(CameraFeed):
                 self.analyze = self._analyzer()
             image = self._image(step)
             captured = time.time()           # the frame is "captured" when the models start reading it
+            analyze = self.analyze
+            assert analyze is not None       # (made with the feed, and again for each new hand)
             try:
-                result = _frame_json(self.analyze(image, corrections))
+                result = analyze(image, corrections)
             except Exception as e:  # noqa: BLE001 - the demo must go on; the page says what failed
-                result = {**self._last_result, "problems": [f"Recognition failed on a frame: {e}"]}
+                from vision.live import FrameResult
+
+                result = replace(self._last_result or FrameResult(), problems=(f"Recognition failed on a frame: {e}",))
             with self._lock:
                 if self._step == step:
                     self._analysed += 1
@@ -758,7 +752,7 @@ class FilmDemoFeed(CameraFeed):
         self._publish_frame(self._frames[self._step], time.time())
         with self._lock:
             version = self._result_version
-        if self._last_image is not None and (version != self._seen_version or self._snapshot.get("step") != self._step):
+        if self._last_image is not None and (version != self._seen_version or self._snapshot.step != self._step):
             self._seen_version = version
             self._refresh()
 
@@ -774,16 +768,17 @@ class FilmDemoFeed(CameraFeed):
         # (giving them to the analyser would read the film as another game)
         TableFeed.configure(self, variant, options, me)
 
-    def _compose(self) -> dict[str, Any] | None:
+    def _compose(self) -> FeedSnapshot | None:
         snap = super()._compose()
-        if snap is not None:
-            # the frame's place in the film, and what the script does there (the page shows what was read)
-            snap.update(step=self._step, steps=len(self.steps), script=self.steps[self._step]["event"])
-            with self._lock:
-                variant = self._variant
-            if variant != self.doc["variant"]:
-                snap["problems"] = [*snap["problems"], f"The demo table plays {self.doc['variant']}; the {variant} "
-                                    "setting applies to typed hands, photos and the camera feed."]
+        if snap is None:
+            return None
+        # the frame's place in the film, and what the script does there (the page shows what was read)
+        snap = replace(snap, step=self._step, steps=len(self.steps), script=self.steps[self._step]["event"])
+        with self._lock:
+            variant = self._variant
+        if variant != self.doc["variant"]:
+            snap = replace(snap, problems=(*snap.problems, f"The demo table plays {self.doc['variant']}; the "
+                                           f"{variant} setting applies to typed hands, photos and the camera feed."))
         return snap
 
     def status(self) -> dict[str, Any]:

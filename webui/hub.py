@@ -23,6 +23,7 @@ from assistant.variants import get_variant
 from .engine import check_options, table_view, tile_set
 from .errors import ApiError
 from .feed import TILE_CODES, TableFeed
+from .snapshot import PageData
 
 
 class Settings:
@@ -152,25 +153,21 @@ class LiveHub:
                 continue
             seen = key
             try:
-                self._publish(self._compute())
+                self._publish(self._compute().to_json())
             except Exception as e:  # keep serving; show the error on the page
                 self._publish({"error": f"analysis failed: {type(e).__name__}: {e}"})
 
-    def _compute(self) -> dict[str, Any]:
+    def _compute(self) -> PageData:
         t0 = time.perf_counter()
         snap = self.feed.snapshot()
         s = self.settings.get()
-        view = table_view(snap.get("state"), me=s["me"], teaching=s["teaching"], win=snap.get("win"))
+        view = table_view(snap.state, me=s["me"], teaching=s["teaching"],
+                          win=None if snap.win is None else snap.win.to_json())
         variant = view.get("variant") or s["variant"]
         self.analysis_ms.append(1000 * (time.perf_counter() - t0))
         del self.analysis_ms[:-50]
-        return {
-            "snapshot": {k: snap.get(k) for k in ("version", "frame", "time", "size", "camera", "tiles", "zones",
-                                                   "event", "win", "problems", "step", "steps")},
-            "status": {**(snap.get("status") or {}), "analysis_ms": round(self.analysis_ms[-1], 1)},
-            "state": snap.get("state"), "view": view, "settings": s,
-            "palette": tile_set(variant), "t_frame": snap.get("time"),
-        }
+        return PageData(snap, {**snap.status, "analysis_ms": round(self.analysis_ms[-1], 1)}, view, s,
+                        tuple(tile_set(variant)))
 
     def status(self) -> dict[str, Any]:
         """The feed's status line plus the median time of one analysis (ms)."""

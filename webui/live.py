@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
@@ -159,23 +160,20 @@ def correct():
     snap = feed.snapshot()
     again = feed.corrections().get(tile_id) == code   # made already: not taught twice
     try:
-        tile = feed.correct(tile_id, code)
+        was = feed.correct(tile_id, code)
     except KeyError:
         raise ApiError(f"no tile {tile_id!r} in the current frame (it may have left the table)", 404,
                        "tile_id") from None
     except ValueError as e:
         raise ApiError(str(e), field="code") from None
-    record = {"tile_id": tile_id, "code": code, "was": tile["was"], "confidence": snap_conf(snap, tile_id),
-              "camera": snap.get("camera"), "frame": snap.get("frame"), "step": snap.get("step"),
-              "corners": tile.get("corners"), "zone": tile.get("zone"), "seat": tile.get("seat")}
+    tile = {**replace(was, code=code, corrected=True).to_json(), "was": was.code}
+    shown = snap.tile(tile_id)
+    record = {"tile_id": tile_id, "code": code, "was": was.code, "confidence": shown.confidence if shown else None,
+              "camera": snap.camera, "frame": snap.frame, "step": snap.step, "corners": tile["corners"],
+              "zone": tile.get("zone"), "seat": tile.get("seat")}
     stored = current_app.extensions["corrections"].add(record, crop)
     from .tilesets import teach_correction
 
-    others = [t.get("corners") for t in snap.get("tiles", []) if t.get("id") != tile_id and t.get("corners")]
-    teaching = False if again else teach_correction(feed, feed.frame_image(), tile.get("corners"), code, others)
+    others = [[list(p) for p in t.corners] for t in snap.tiles if t.id != tile_id and t.corners]
+    teaching = False if again else teach_correction(feed, feed.frame_image(), tile["corners"], code, others)
     return jsonify({"ok": True, "tile": tile, "stored": stored, "version": feed.version, "teaching": teaching})
-
-
-def snap_conf(snap: dict, tile_id: str) -> float | None:
-    t = next((t for t in snap.get("tiles", []) if t["id"] == tile_id), None)
-    return None if t is None else t.get("confidence")

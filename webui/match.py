@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from assistant.match import MatchError, Riichi, Store, Undo, Win, WinClaim
 from assistant.match.db import db_error_text, scrub
-from assistant.match.events import HandSpec
+from assistant.match.events import Event, HandSpec
 from assistant.match.export import log_to_json, state_json, to_csv
 from assistant.match.rules import RULES
 from assistant.match.state import last_undoable
@@ -148,6 +148,7 @@ def record_win(match_id: str):
     ``{"state": {...}, "win": {"seat", "tile", "tsumo"}}``. Riichi declared on the table but not yet in
     the match is recorded first (its stick). All events are checked before anything is written."""
     data = json_body()
+    key: str | None   # one moment of the table: a win recorded twice is refused
     if get_bool(data, "live"):
         hub = current_app.extensions["hub"].start()
         _, payload, _ = hub.current()
@@ -160,9 +161,8 @@ def record_win(match_id: str):
     else:
         state_data = get_obj(data, "state", required=True)
         win = get_obj(data, "win", required=True)
-        key = data.get("key")
-        if key is not None:
-            key = "client:" + get_str(data, "key", max_len=200)
+        client_key = get_str(data, "key", max_len=200)
+        key = None if client_key is None else "client:" + client_key
     table = read_state(state_data)
     seat, tile, tsumo = read_win(table, win)
     view = win_view(table, {"seat": seat, "tile": tile.code, "tsumo": tsumo})
@@ -177,7 +177,7 @@ def record_win(match_id: str):
             raise ApiError(f"the match has {mstate.n} players but the table {table.players}", 409)
         if mstate.finished:
             raise ApiError(f"the match is finished ({mstate.end_reason})", 409)
-        events = []
+        events: list[Event] = []
         for s in range(table.players):
             if table.seats[s].in_riichi and mstate.players.index(mstate.player_at(s)) not in mstate.riichi:
                 events.append(Riichi(mstate.player_at(s)))

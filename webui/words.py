@@ -2,15 +2,15 @@
 
 >>> tile_words("bk"), tile_words("7p"), tile_words("0s"), tile_words("6z"), tile_words("2f")
 ('a face-down tile', '7 of dots (7p)', 'red 5 of bamboo (0s)', 'Green dragon (6z)', 'flower 2 (2f)')
->>> place_words({"zone": "discard", "seat": 0}), place_words({"zone": "dora"}), place_words({})
+>>> from vision.seen import TilePlace
+>>> place_words(TilePlace("discard", 0)), place_words(TilePlace("dora", None)), place_words(None)
 ("in East's discards", 'among the dora indicators', '')
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from assistant.table import SEAT_NAMES
+from vision.seen import TilePlace
 
 _HONOURS = {"1z": "East", "2z": "South", "3z": "West", "4z": "North", "5z": "White dragon", "6z": "Green dragon",
             "7z": "Red dragon"}
@@ -36,10 +36,12 @@ def tile_words(code: str) -> str:
     return code
 
 
-def place_words(tile: dict[str, Any]) -> str:
+def place_words(place: TilePlace | None) -> str:
     """Where a tile of the page lies ("in East's discards"), from the zone and seat the table gave it; '' when it
     has none."""
-    zone, seat = tile.get("zone"), tile.get("seat")
+    if place is None:
+        return ""
+    zone, seat = place.zone, place.seat
     if zone in _PLACES:
         return _PLACES[zone]
     if zone in _PARTS and isinstance(seat, int) and 0 <= seat < len(SEAT_NAMES):
