@@ -857,32 +857,41 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
     labels = np.array([KINDS.index(c) for c in ts.codes], np.int64)
     rng = np.random.default_rng(seed)
     report = {"set": ts.name, "source": source, "added": len(codes), "examples": len(ts.codes)}
+    waited = sum(int(h.get("added", 0)) for h in _waiting(ts.history))
     if len(ts.codes) < 2:
         ts.history.append({"time": round(time.time()), "source": source, "added": len(codes), "kept": False,
-                           "held_back": 0, "accuracy_before": None, "accuracy_after": None})
+                           "held_back": 0, "accuracy_before": None, "accuracy_after": None, "waiting": True})
         ts.save()
         return {**report, "kept": False, "reason": "too few examples to adapt yet", "seconds": time.perf_counter() - t0}
-    new_idx = np.arange(old_n, len(ts.codes))
     learner = _learner(ts, labels, recognizer, cls_path, rng, steps, network)
-    learner.old_n = old_n
+    # a network waits for MIN_NETWORK_EXAMPLES: the examples kept by the lessons that waited were never judged,
+    # they are this lesson's own too (else the lesson reaching them was judged on its last tap alone: a confirmed
+    # tile read right already is "nothing to adapt")
+    first = max(0, old_n - waited) if learner.what == "network" else old_n
+    new_idx = np.arange(first, len(ts.codes))
+    learner.old_n = first
     report["adapts"] = learner.what
     if learner.note:
         report["note"] = learner.note
     if learner.what == "network" and len(ts.codes) < MIN_NETWORK_EXAMPLES:
         ts.history.append({"time": round(time.time()), "source": source, "added": len(codes), "kept": False,
-                           "held_back": 0, "adapts": learner.what, "accuracy_before": None, "accuracy_after": None})
+                           "held_back": 0, "adapts": learner.what, "accuracy_before": None, "accuracy_after": None,
+                           "waiting": True})
         ts.save()
         return {**report, "kept": False, "seconds": time.perf_counter() - t0,
                 "reason": f"{len(ts.codes)} examples so far: the network adapts from {MIN_NETWORK_EXAMPLES} on "
                           "(these are kept for the next lesson)"}
-    # held back: a share of the new examples (at least one when there are several); a network adapted from a
-    # lesson of a correction or two holds back a share of all the set's examples
+    # held back: a share of the new examples (at least one when there are several), of those the shipped models
+    # misread and of the others (:func:`_hold_back`); a network adapted from a lesson of a correction or two
+    # holds back a share of all the set's examples
     pool = new_idx if len(new_idx) >= 4 or learner.what != "network" else np.arange(len(ts.codes))
-    n_hold = int(round(holdout * len(pool))) if len(pool) >= 4 else 0
-    hold = rng.permutation(pool)[:n_hold]
+    misread = np.zeros(len(ts.codes), bool)
+    if len(pool) >= 4:
+        misread[pool] = learner.probabilities(learner.shipped, learner.crops_of(pool)).argmax(1) != labels[pool]
+    hold = _hold_back(pool, labels, misread, holdout, rng)
     train_idx = np.setdiff1d(np.arange(len(ts.codes)), hold)
     sure_crops, sure_kinds = _sure_context(learner, context, new_idx)
-    ok, model, figures = _guarded_fit(learner, train_idx, hold, new_idx, old_n, (sure_crops, sure_kinds))
+    ok, model, figures = _guarded_fit(learner, train_idx, hold, new_idx, first, (sure_crops, sure_kinds))
     report.update(figures, held_back=int(len(hold)), kept=bool(ok))
     if ok:
         learner.keep(ts, model)
@@ -905,6 +914,42 @@ def learn(ts: TileSet, crops: np.ndarray, codes: Sequence[str], recognizer, *, s
     ts.save()
     report["seconds"] = time.perf_counter() - t0
     return _finite(report)
+
+
+def _waiting(history: list[dict]) -> list[dict]:
+    """The latest lessons that kept their examples without adapting anything yet (too few examples), newest
+    last."""
+    out: list[dict] = []
+    for h in reversed(history):
+        if not h.get("waiting"):
+            break
+        out.insert(0, h)
+    return out
+
+
+def _hold_back(pool: np.ndarray, labels: np.ndarray, misread: np.ndarray, holdout: float,
+               rng: np.random.Generator) -> np.ndarray:
+    """The examples of ``pool`` a lesson's model is judged on, not trained on: a share ``holdout`` of them (none of
+    fewer than 4), taken of those the shipped models ``misread`` (at least one where one can be) and of the others
+    apart, so that the held-back examples can show a gain: held-back tiles all read right already (a page lesson
+    of a few corrections and many confirmed tiles) can be read no better. A misread example is held back only
+    while its kind keeps another example to learn from (a kind shown once cannot be both taught and checked)."""
+    pool = np.asarray(pool, np.int64)
+    n_hold = int(round(holdout * len(pool))) if len(pool) >= 4 else 0
+    if not n_hold:
+        return np.zeros(0, np.int64)
+    wrong, right = pool[misread[pool]], pool[~misread[pool]]
+    left = {int(k): int(n) - 1 for k, n in zip(*np.unique(labels, return_counts=True), strict=True)}
+    want = min(n_hold, max(1, int(round(holdout * len(wrong))))) if len(wrong) else 0
+    held: list[int] = []
+    for i in rng.permutation(wrong):
+        if len(held) >= want:
+            break
+        if left[int(labels[i])] > 0:
+            left[int(labels[i])] -= 1
+            held.append(int(i))
+    held += [int(i) for i in rng.permutation(right)[:n_hold - len(held)]]
+    return np.array(sorted(held), np.int64)
 
 
 def adapting() -> dict:

@@ -35,6 +35,8 @@ class Teacher:
         self._feed = None
         self._worker: threading.Thread | None = None
         self._busy = False
+        self._teaching: str | None = None   # the set of the running lesson
+        self._since: float | None = None
         self.lessons = 0
 
     def apply(self, feed, name: str | None) -> bool:
@@ -84,6 +86,12 @@ class Teacher:
         with self._lock:
             return len(self._queue)
 
+    def state(self) -> dict[str, Any]:
+        """What the page shows while it teaches: ``busy`` (a lesson runs), the set it teaches (None when idle),
+        ``waiting`` (corrections queued for the next lesson) and ``since`` (when the running lesson began)."""
+        with self._lock:
+            return {"busy": self._busy, "set": self._teaching, "waiting": len(self._queue), "since": self._since}
+
     def wait_idle(self, timeout: float = 30.0) -> bool:
         """Wait until every queued correction has been taught; False on timeout."""
         with self._lock:
@@ -99,13 +107,14 @@ class Teacher:
                 items = [(self._queue.pop(k), self._codes.pop(k)) for k in keys]
                 context = self._context.pop(name, None)
                 feed, self._busy = self._feed, True
+                self._teaching, self._since = name, time.time()
             report = None
             try:
                 report = self._lesson(feed, name, items, context)
             finally:
                 with self._lock:
                     self.last = {**report, "time": time.time()} if report else self.last
-                    self._busy = False
+                    self._busy, self._teaching, self._since = False, None, None
                     self.lessons += 1
                     self._lock.notify_all()
 
@@ -157,7 +166,7 @@ def list_sets():
     feed = hub.feed
     return jsonify({"sets": sets, "damaged": damaged, "active": T.active_name(), "variant": variant,
                     "layout": rows, "reads_tiles": feed.recognizer() is not None, "last_lesson": _teacher().last,
-                    "adapting": T.adapting()})
+                    "teaching": _teacher().state(), "adapting": T.adapting()})
 
 
 @bp.post("/api/tilesets/active")

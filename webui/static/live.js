@@ -100,8 +100,10 @@ function openPalette(tile) {
 
 async function sendCorrection(tile, code) {
   try {
-    await api("/api/live/correct", { method: "POST", json: { tile_id: tile.id, code } });
-    toast(`The tile read as ${namedTile(tile.code)} is ${namedTile(code)}. Saved for training.`);
+    const r = await api("/api/live/correct", { method: "POST", json: { tile_id: tile.id, code } });
+    const what = code === tile.code && !tile.corrected ? `Confirmed: the tile is ${namedTile(code)}.` :
+      `The tile read as ${namedTile(tile.code)} is ${namedTile(code)}.`;
+    toast(`${what} Saved for training${r && r.teaching ? "; it teaches your tile set (see Your tiles)" : ""}.`);
   } catch (e) {
     toast(`Correction failed: ${e.message}`);
   }

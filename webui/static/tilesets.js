@@ -2,6 +2,7 @@
 "use strict";
 
 const variantSel = document.getElementById("enroll-variant");
+let teachingTimer = null;   // while a lesson runs, the list is read again every few seconds
 
 function pct(x) { return x === null || x === undefined || Number.isNaN(x) ? "–" : `${Math.round(100 * x)} %`; }
 
@@ -30,6 +31,17 @@ async function load() {
   for (const d of r.damaged || []) list.append(el("li", { class: "error", text: `${d.name} cannot be used: ${d.reason}` }));
   if (r.active) list.append(el("li", {}, el("button", { type: "button", class: "secondary", onclick: () => choose(null),
     text: "Use no set" })));
+  const t = r.teaching;
+  if (t && (t.busy || t.waiting)) {
+    const secs = t.since ? Math.max(0, Math.round(Date.now() / 1000 - t.since)) : 0;
+    list.append(el("li", { class: "teaching", "aria-live": "polite", text:
+      (t.busy ? `Learning ${t.set} from your corrections on the page… ${secs} s so far` :
+        "Corrections waiting to teach the set in use") +
+      (t.waiting ? ` (${t.waiting} more waiting for the next lesson)` : "") +
+      ". Adapting the network takes a minute or two; the result appears here." }));
+  }
+  clearTimeout(teachingTimer);
+  teachingTimer = t && (t.busy || t.waiting) ? setTimeout(() => load().catch(() => {}), 3000) : null;
   if (r.last_lesson && !r.last_lesson.error) {
     list.append(el("li", { class: "muted", text: `Last correction taught ${r.last_lesson.set}: ` +
       (r.last_lesson.kept ? "adapted." : (r.last_lesson.reason || "not adapted") + ".") + lessonFigures(r.last_lesson) }));
