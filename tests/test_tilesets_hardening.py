@@ -187,9 +187,10 @@ def test_tileset_learn_json_holds_no_nan(tmp_path, capsys, monkeypatch):
     photo, tiles = tmp_path / "p.png", tmp_path / "t.json"
     cv2.imwrite(str(photo), _photo())
     tiles.write_text(json.dumps({"tiles": [{"code": c, "corners": _box(20 + 40 * i, 30)}
-                                           for i, c in enumerate(["1z", "2z", "3z", "4z"])]}))
+                                           for i, c in enumerate(["1z", "1z", "2z", "2z"])]}))
     assert main(["tileset", "learn", "home", str(photo), str(tiles), "--json"]) == 0
     rep = _strict(capsys.readouterr().out)
+    # one of the four is held back whichever the shipped head misreads: each kind keeps another example
     assert (rep["added"], rep["held_back"], rep["earlier_before"], rep["earlier_after"]) == (4, 1, None, None)
 
 

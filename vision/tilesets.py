@@ -44,6 +44,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -286,8 +287,8 @@ def assign_rows(tiles: Sequence, rows: Sequence[Sequence[str]], missed: list | N
                 extra += [(ia, a + (b - a) * (j + 1) / (n_gap + 1)) for j in range(min(n_gap, MISSED_PER_ROW))]
             extra += [(g[0], pos[0] - pitch0 * (j + 1)) for j in range(MISSED_PER_ROW)]
             extra += [(g[-1], pos[-1] + pitch0 * (j + 1)) for j in range(MISSED_PER_ROW)]
-            for near, at in extra:
-                q = corners[near] + (at - along[near]) * right
+            for beside, at in extra:
+                q = corners[beside] + (at - along[beside]) * right
                 slots.append(q)
                 g.append(len(corners) + len(slots) - 1)
         if slots:
@@ -464,7 +465,7 @@ class TileSet:
             if self.head is not None:
                 head = self.head
                 files["head"] = f"head-{gen}.npz"
-                _write_synced(d / f"head-{gen}.npz", lambda fh: np.savez(fh, **head))
+                _write_synced(d / f"head-{gen}.npz", lambda fh: np.savez(fh, **cast(dict[str, Any], head)))
             if self.network is not None:
                 net = self.network
                 files["network"] = f"classifier-{gen}.onnx"
@@ -763,8 +764,8 @@ def views_and_lie(crops: np.ndarray, rng: np.random.Generator, n: int = VIEWS) -
             else:
                 a = rng.uniform(-12, 12)
                 s = math.exp(rng.normal(0, 0.07))
-                M = cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), a, s)
-                M[:, 2] += rng.normal(0, 0.05, 2) * [w, h]
+                M = np.asarray(cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), a, s), np.float64)
+                M[:, 2] = M[:, 2] + rng.normal(0, 0.05, 2) * np.array([w, h], np.float64)
                 v = cv2.warpAffine(c, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
                 v = np.clip(v.astype(np.float32) * rng.uniform(0.75, 1.2) + rng.uniform(-20, 20), 0, 255)
                 out[k] = v.astype(np.uint8)
@@ -1021,9 +1022,11 @@ def _guarded_fit(learner: _Learner, train_idx: np.ndarray, hold: np.ndarray, new
     else:           # a lesson too small to hold any back (a correction or two on the page)
         gained = after_new > shipped_new
     # the examples themselves are right ones to keep unless the model they taught read held-back, generic or
-    # earlier examples worse (a flood of wrong corrections); the set's other tiles read otherwise says the
-    # lesson was too small, not that it was wrong
-    examples_ok = generic_ok and earlier_ok and (not len(hold) or after_hold >= shipped_hold)
+    # earlier examples worse (a flood of wrong corrections), or could not learn them at all (labels at odds
+    # with earlier examples or the generic ones); the set's other tiles read otherwise says the lesson was too
+    # small, not that it was wrong
+    examples_ok = generic_ok and earlier_ok and after_new > shipped_new and \
+        (not len(hold) or after_hold >= shipped_hold)
     ok = gained and generic_ok and context_ok and not nothing_to_gain and earlier_ok
     if ok and len(hold):
         model = learner.fit(np.arange(len(learner.labels)))   # the check passed: train on everything
@@ -1047,22 +1050,28 @@ class _Learner:
     what = ""
     note = ""
     old_n = 0     # the set's examples before this lesson (a fit takes the lesson's own first)
-    shipped: object
-    current: object
+    ts: TileSet
+    shipped: Any
+    current: Any
     labels: np.ndarray
 
-    def fit(self, idx: np.ndarray): ...
+    def fit(self, idx: np.ndarray) -> Any:
+        raise NotImplementedError
 
-    def accuracy(self, model, idx: np.ndarray) -> float: ...
+    def accuracy(self, model, idx: np.ndarray) -> float:
+        raise NotImplementedError
 
-    def probabilities(self, model, crops: np.ndarray) -> np.ndarray: ...
+    def probabilities(self, model, crops: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
 
     def crops_of(self, idx: np.ndarray) -> np.ndarray:
         return self.ts.crops[idx]
 
-    def generic(self, model) -> float: ...
+    def generic(self, model) -> float:
+        raise NotImplementedError
 
-    def keep(self, ts: TileSet, model) -> None: ...
+    def keep(self, ts: TileSet, model) -> None:
+        """Store ``model`` in ``ts`` (this base stores nothing)."""
 
 
 def _learner(ts: TileSet, labels: np.ndarray, recognizer, cls_path: str | None, rng: np.random.Generator,
