@@ -173,6 +173,18 @@ def cmd_eval_video(args: argparse.Namespace) -> int:
     if args.taps and not args.live:
         print("error: --taps corrects tiles on the live page: give --from-images --live too", file=sys.stderr)
         return 2
+    if args.cache and (not args.from_images or args.live):
+        print("error: --cache keeps the readings of frames read each on its own: give --from-images without --live",
+              file=sys.stderr)
+        return 2
+    if args.cache:
+        from evaluation.frame_cache import CachedRecognizer
+
+        try:
+            recognizer = CachedRecognizer(recognizer, args.cache)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     if args.taps < 0:
         print(f"error: --taps must be 0 or more, not {args.taps}", file=sys.stderr)
         return 2
@@ -181,6 +193,8 @@ def cmd_eval_video(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(res))
         return 0
+    if args.cache:
+        print(f"frames read {recognizer.misses}, taken from {args.cache} {recognizer.hits}")
     mode = ("rendered images + recogniser" + (f", live pipeline, each frame read {LIVE_READS} times" if args.live
                                               else ", each frame on its own") if args.from_images
             else f"labels, box noise {args.noise:g}")
@@ -222,6 +236,9 @@ def register(sub) -> None:
     p.add_argument("--taps", type=int, default=0,
                    help="with --live: a simulated user corrects up to this many wrong tiles per hand on the page "
                         f"(at most {TAPS_PER_FRAME} per frame that shows a problem; the truth from the labels)")
+    p.add_argument("--cache", metavar="DIR",
+                   help="with --from-images: keep each frame's reading in DIR and take it from there when the frame, "
+                        "the models and the reading code are the same (for changes to rebuilding and following)")
     add_output_options(p, "print the first difference of failed hands")
     p.set_defaults(func=cmd_eval_video)
 

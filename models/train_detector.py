@@ -289,7 +289,9 @@ def batch(synth, real, seed: int, step: int, n: int, crop: int, real_prob: float
 # --------------------------------------------------------------------------- loss
 
 
-def det_loss(out: torch.Tensor, t: torch.Tensor) -> tuple[torch.Tensor, dict]:
+def det_loss(out: torch.Tensor, t: torch.Tensor, size_weight: float = 1.0) -> tuple[torch.Tensor, dict]:
+    """The detector's loss: focal heat, and L1 of offset, size (weighted ``size_weight``: how well a box fits its
+    tile, which the classifier's crop depends on), angle and face-up where they are labelled."""
     heat, hmask = t[:, 0], t[:, 1]
     p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
     pos = (heat == 1).float()
@@ -306,7 +308,7 @@ def det_loss(out: torch.Tensor, t: torch.Tensor) -> tuple[torch.Tensor, dict]:
     l_ang = (F.l1_loss(out[:, 5:7], t[:, 6:8], reduction="none").sum(1) * am).sum() / am.sum().clamp(min=1)
     fm = t[:, 11]
     l_fu = (F.binary_cross_entropy_with_logits(out[:, 7], t[:, 8], reduction="none") * fm).sum() / fm.sum().clamp(min=1)
-    total = l_heat + l_off + l_size + l_ang + 0.5 * l_fu
+    total = l_heat + l_off + size_weight * l_size + l_ang + 0.5 * l_fu
     return total, {"heat": l_heat.item(), "off": l_off.item(), "size": l_size.item(), "ang": l_ang.item(),
                    "fu": l_fu.item()}
 
@@ -340,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=12)
     ap.add_argument("--crop", type=int, default=320)
     ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--size-weight", type=float, default=1.0,
+                    help="weight of the box-size loss against the others (a box's fit is what its crop reads)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--ckpt-every", type=int, default=100)
@@ -398,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
             g["lr"] = lr
         x, t = batch(synth, real, args.seed, step, args.batch, args.crop, args.real_prob)
         out = model(x.to(device))
-        loss, parts = det_loss(out, t.to(device))
+        loss, parts = det_loss(out, t.to(device), args.size_weight)
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)

@@ -406,6 +406,7 @@ class TileRecognizer:
         self._base_cls = self.cls   # the classifier file's own session (a tile set's network replaces self.cls)
         self._threads = threads
         self.cls_path = str(classifier)
+        self.det_path = str(detector)
         self._has_features = any(o.name == "features" for o in self.cls.get_outputs())
         # a finetuned kind head (weight [56, F], bias [56]) replacing the shipped one ("auto": the one saved)
         self.head: dict[str, np.ndarray] | None = None
