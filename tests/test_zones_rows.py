@@ -75,3 +75,21 @@ def test_a_lone_back_inside_the_ring_does_not_set_the_wall():
     assert z.wall_sides == (0, 1, 2, 3)
     z = TableZones.fit(*_table({1: (W - h / 2, ["bk"] * 2)}, u, h), u, h, 4, discard_rows=False)
     assert z.wall_sides == (1,) and abs(z.wall_outer - W) < 1.0
+
+
+def test_the_last_stacks_of_a_wall_beside_a_face_down_hand_set_the_ring():
+    """Hong Kong near a hand's end (eval-video seed 9 on labels before the fix: the ring fitted to a hidden
+    seat's face-down hand, the left seat's melds read into the camera player's hand, 6 events lost): two stacks
+    left on side 2, a face-down hand of four on side 1 a tile height and more beyond the ring. The two stacks
+    set the ring; a face-down hand alone far out does not become the wall while a short row lies on the ring."""
+    u, h = 26.0, 35.0
+    W = 3.45 * u + 3 * (h + 1) + 14 + h
+    rows = {2: (W - h / 2, ["bk"] * 2), 1: (W + 1.4 * h, ["bk"] * 4)}
+    z = TableZones.fit(*_table(rows, u, h), u, h, 4, discard_rows=False)
+    assert z.wall_sides == (2,) and abs(z.wall_outer - W) < 1.0
+    # a lone back inside the ring beside long wall rows still sets nothing (the test above): the long rows lie on
+    # the ring, so nothing short is looked for
+    rows = {k: (W - h / 2, ["bk"] * 10) for k in (0, 2, 3)}
+    rows[1] = (W - h / 2 - 0.5 * h, ["bk"])
+    z = TableZones.fit(*_table(rows, u, h), u, h, 4, discard_rows=False)
+    assert z.wall_sides == (0, 2, 3) and abs(z.wall_outer - W) < 1.0

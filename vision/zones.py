@@ -191,6 +191,11 @@ class TableZones:
             # ring only where no side shows a longer row (a stray box inside the ring is no wall)
             rows_long = [f for f in found.values() if f[3] >= WALL_ROW_MIN] or list(found.values())
             W = min(f[2] for f in rows_long) + h / 2
+            # ... unless every longer row lies where a hand does (well beyond the nominal ring) and a short one
+            # where the wall does: the last stacks of a wall nearly drawn, beside a face-down hand
+            short = [f for f in found.values() if f[3] < WALL_ROW_MIN and abs(f[2] + h / 2 - z.wall_outer) < 0.8 * h]
+            if short and W - z.wall_outer > 0.8 * h:
+                W = min(f[2] for f in short) + h / 2
             walls = {k: f[:3] for k, f in found.items() if abs(f[2] + h / 2 - W) < 0.55 * u}
         z.wall_candidates = {k: (round(f[1], 1), round(f[2], 1)) for k, f in found.items()}
         if walls:
