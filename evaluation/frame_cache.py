@@ -24,13 +24,13 @@ NOT_READING = ("follow", "reconstruct.py", "observation.py", "seen.py", "zones.p
                "sources.py", "tileset_cli.py")
 
 
-def reading_code_digest(root: Path | None = None) -> str:
+def reading_code_digest(root: Path | None = None, leave_out: tuple[str, ...] = NOT_READING) -> str:
     """A digest of the source that turns a frame into readings (``vision/`` without :data:`NOT_READING`)."""
     root = root or Path(__file__).resolve().parents[1] / "vision"
     h = hashlib.sha1()
     for p in sorted(root.rglob("*.py")):
         rel = p.relative_to(root)
-        if rel.parts[0] in NOT_READING:
+        if rel.parts[0] in leave_out:
             continue
         h.update(str(rel).encode())
         h.update(p.read_bytes())
@@ -62,9 +62,57 @@ class CachedRecognizer:
         self._base = hashlib.sha1("|".join([reading_code_digest(), *(_file_digest(f) for f in files)])
                                   .encode()).hexdigest()
         self.hits = self.misses = 0
+        self._films: str | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._rec, name)
+
+    def read_frame(self, video: Any, frame: Any) -> list:
+        """The tiles read on ``frame`` of a generated hand ``video`` (:mod:`datasets.hand_video`), read as a
+        video's frames are (``sticky``), taken from the cache without rendering the frame when the hand, the
+        frame, the generator's code and the recogniser's scale choices are those of a frame read before."""
+        if self._films is None:
+            self._films = reading_code_digest(Path(__file__).resolve().parents[1] / "datasets", ())
+        auto = getattr(self._rec, "_auto", None)
+        state = sorted(auto.items()) if isinstance(auto, dict) else None
+        ident = (video.variant, video.seed, video.view, getattr(video, "look_seed", None), len(video.frames),
+                 frame.index, frame.event_index, state)
+        path = self.folder / f"frame-{hashlib.sha1(f'{self._base}|{self._films}|{ident!r}'.encode()).hexdigest()}.pkl"
+        got = self._load(path)
+        if got is not None:
+            out, size, after = got
+            if isinstance(auto, dict):   # the scale choice reading the frame made, as if it had been read
+                if after is None:
+                    auto.pop(size, None)
+                else:
+                    auto[size] = after
+            self.hits += 1
+            return out
+        image = video.render(frame)
+        out = self.recognize(image, variant=video.variant, sticky=True)   # the frame's pixels read before, if so
+        size = (image.shape[1], image.shape[0])
+        self._store(path, (out.tiles, size, auto.get(size) if isinstance(auto, dict) else None))
+        return out.tiles
+
+    @staticmethod
+    def _load(path: Path):
+        if not path.is_file():
+            return None
+        try:
+            with open(path, "rb") as fh:
+                return pickle.load(fh)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError):
+            return None   # a damaged entry: read the frame again and write it anew
+
+    def _store(self, path: Path, value: Any) -> None:
+        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
 
     def key(self, image: np.ndarray, variant: str | None, **kw: Any) -> str:
         h = hashlib.sha1(self._base.encode())
@@ -90,21 +138,15 @@ class CachedRecognizer:
 
     def recognize(self, image: np.ndarray, variant: str | None = None, **kw: Any):
         path = self.folder / f"{self.key(image, variant, scales=self._scales(image), **kw)}.pkl"
-        if path.is_file():
-            try:
-                with open(path, "rb") as fh:
-                    out, scales = pickle.load(fh)
-                self._keep_scales(image, scales)
-                self.hits += 1
-                return out
-            except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError):
-                pass   # a damaged entry: read the frame again and write it anew
+        got = self._load(path)
+        if got is not None:
+            out, scales = got
+            self._keep_scales(image, scales)
+            self.hits += 1
+            return out
         out = self._rec.recognize(image, variant=variant, **kw)
         self.misses += 1
-        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump((out, self._scales(image)), fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        self._store(path, (out, self._scales(image)))
         return out
 
 __all__ = ["CachedRecognizer", "NOT_READING", "reading_code_digest"]

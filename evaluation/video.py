@@ -34,7 +34,9 @@ def frame_observations(video, frames=None, noise: float = 0.03, seed: int = 0,
     cal = video.calibration()
     out = []
     for f in (video.frames if frames is None else frames):
-        if recognizer is not None:
+        if recognizer is not None and hasattr(recognizer, "read_frame"):   # a cache of the frames' readings
+            dets = recognizer.read_frame(video, f)
+        elif recognizer is not None:
             dets = recognizer.recognize(video.render(f), variant=video.variant, sticky=True).tiles
         else:
             dets = frame_detections(video, f, noise, seed)

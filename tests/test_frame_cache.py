@@ -88,3 +88,51 @@ def test_eval_video_refuses_a_cache_without_images(argv, words, capsys):
 
     assert main(["eval-video", "--variant", "sanma", "--hands", "1", *argv]) == 2
     assert capsys.readouterr().err.strip() == f"error: {words}"
+
+
+class Frame:
+    def __init__(self, i):
+        self.index, self.event_index = i, 10 + i
+
+
+class Read:
+    def __init__(self, tiles):
+        self.tiles = tiles
+
+
+class Film:
+    """A stand-in generated hand: three frames, each rendered as a flat image of its index."""
+
+    variant, seed, view, look_seed = "sanma", 4, "seat", 7
+
+    def __init__(self):
+        self.frames = [Frame(i) for i in range(3)]
+        self.renders = 0
+
+    def render(self, frame):
+        self.renders += 1
+        return np.full((4, 6, 3), frame.index + 1, np.uint8)
+
+
+class Tiles(Counting):
+    def recognize(self, image, variant=None, sticky=False):
+        return Read([super().recognize(image, variant, sticky)])
+
+
+def test_a_films_frames_are_taken_back_without_rendering_them(tmp_path):
+    film, rec = Film(), Tiles()
+    first = [CachedRecognizer(rec, tmp_path).read_frame(film, f) for f in film.frames]
+    assert [t[0]["sum"] for t in first] == [72, 144, 216] and film.renders == 3 and rec.calls == 3
+    film2, rec2 = Film(), Tiles()
+    cache = CachedRecognizer(rec2, tmp_path)
+    assert [cache.read_frame(film2, f) for f in film2.frames] == first
+    assert (film2.renders, rec2.calls, cache.hits, cache.misses) == (0, 0, 3, 0)
+    assert rec2.scales_for((6, 4)) == (960, 480)      # the second frame's scale choice, as if it had been read
+    # another hand is rendered again; a frame of the same pixels read at the same scales is taken back
+    other = Film()
+    other.seed = 5
+    cache.read_frame(other, other.frames[2])
+    assert (other.renders, rec2.calls, cache.hits, cache.misses) == (1, 0, 4, 0)
+    other.render = lambda frame: np.full((4, 6, 3), 9, np.uint8)
+    cache.read_frame(other, other.frames[1])
+    assert (rec2.calls, cache.misses) == (1, 1)
