@@ -70,9 +70,12 @@ class CachedRecognizer:
     def read_frame(self, video: Any, frame: Any) -> list:
         """The tiles read on ``frame`` of a generated hand ``video`` (:mod:`datasets.hand_video`), read as a
         video's frames are (``sticky``), taken from the cache without rendering the frame when the hand, the
-        frame, the generator's code and the recogniser's scale choices are those of a frame read before."""
-        if self._films is None:
-            self._films = reading_code_digest(Path(__file__).resolve().parents[1] / "datasets", ())
+        frame, the generator's code, the fonts it draws with and the recogniser's scale choices are those of a frame read before."""
+        if self._films is None:   # the generator's code and the fonts it draws faces with make the pixels
+            from datasets.fonts import cjk_fonts
+
+            fonts = ",".join(f"{Path(f.path).name}:{f.index}" for f in cjk_fonts())
+            self._films = reading_code_digest(Path(__file__).resolve().parents[1] / "datasets", ()) + "|" + fonts
         auto = getattr(self._rec, "_auto", None)
         state = sorted(auto.items()) if isinstance(auto, dict) else None
         ident = (video.variant, video.seed, video.view, getattr(video, "look_seed", None), len(video.frames),

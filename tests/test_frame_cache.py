@@ -136,3 +136,20 @@ def test_a_films_frames_are_taken_back_without_rendering_them(tmp_path):
     other.render = lambda frame: np.full((4, 6, 3), 9, np.uint8)
     cache.read_frame(other, other.frames[1])
     assert (rec2.calls, cache.misses) == (1, 1)
+
+
+def test_a_film_rendered_with_other_fonts_is_rendered_again(tmp_path, monkeypatch):
+    import datasets.fonts as fonts
+
+    monkeypatch.setattr(fonts, "cjk_fonts", lambda: (fonts.FontRef("/fonts/a.ttc", 0),))
+    film, rec = Film(), Tiles()
+    CachedRecognizer(rec, tmp_path).read_frame(film, film.frames[0])
+    film2 = Film()
+    CachedRecognizer(Tiles(), tmp_path).read_frame(film2, film2.frames[0])
+    assert film2.renders == 0                         # the same fonts: taken back
+    monkeypatch.setattr(fonts, "cjk_fonts", lambda: (fonts.FontRef("/fonts/b.ttc", 0),))
+    film3 = Film()
+    cache = CachedRecognizer(Tiles(), tmp_path)
+    cache.read_frame(film3, film3.frames[0])
+    assert film3.renders == 1                         # faces drawn otherwise: rendered again (the stand-in's
+    assert (cache.hits, cache.misses) == (1, 0)       # pixels are the same, so their reading is taken back)
