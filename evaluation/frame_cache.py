@@ -70,7 +70,8 @@ class CachedRecognizer:
     def read_frame(self, video: Any, frame: Any) -> list:
         """The tiles read on ``frame`` of a generated hand ``video`` (:mod:`datasets.hand_video`), read as a
         video's frames are (``sticky``), taken from the cache without rendering the frame when the hand, the
-        frame, the generator's code, the fonts it draws with and the recogniser's scale choices are those of a frame read before."""
+        frame, the generator's code, the fonts it draws with and the recogniser's scale choices are those of a
+        frame read before."""
         if self._films is None:   # the generator's code and the fonts it draws faces with make the pixels
             from datasets.fonts import cjk_fonts
 
