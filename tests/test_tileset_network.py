@@ -58,6 +58,12 @@ def test_a_set_adapts_the_network_to_a_new_design_and_reads_it_with_the_set():
     assert loaded.head is None and loaded.network is not None and len(loaded.network) < 2_000_000
     assert loaded.network_base == head_fingerprint(shipped_head(CLASSIFIER_PATH.parent))
     assert loaded.summary()["adapted"] and loaded.summary()["network"]
+    import onnx
+    from onnx import numpy_helper
+
+    weights = [numpy_helper.to_array(i) for i in onnx.load_from_string(loaded.network).graph.initializer
+               if i.data_type == onnx.TensorProto.INT8]
+    assert weights and max(int(np.abs(w.astype(int)).max()) for w in weights) <= 64   # 7 bits: no saturation
     with_set = TileRecognizer(threads=1, head=None, tileset=loaded)
     assert read(with_set, unseen) == truth
     with_set.use_tileset(None)   # and back to the shipped model
