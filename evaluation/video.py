@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.follow import EventInferrer, compare_logs
+from evaluation.logs import compare_logs
+from vision.follow import EventInferrer
 from vision.observation import TableObservation
 
 RULE_SYSTEMS = ("sanma", "korean-3p", "hong-kong", "three-kaki")

@@ -10,8 +10,8 @@ from __future__ import annotations
 from test_vision_events import _frame_after, _said, _seat, _with, hand
 
 from assistant.variants import get_variant
+from evaluation.logs import compare_logs
 from evaluation.video import infer
-from vision.follow import compare_logs
 from vision.follow.deal import Doubt, doubts_of_deal
 from vision.follow.views import GameContext
 from vision.observation import TableObservation

@@ -11,7 +11,8 @@ import json
 from painted import PaintedLabels
 from test_hand_video import video as generated
 
-from vision.follow import SEAT_WINDS, compare_logs
+from evaluation.logs import compare_logs
+from vision.follow import SEAT_WINDS
 from vision.live import LiveAnalyzer
 from vision.observation import TableObservation
 

@@ -289,11 +289,11 @@ def test_the_demo_film_is_read_by_the_models():
 
 
 def test_follow_the_demo_film_reports_against_its_log(blind_recognizer):
-    """``python -m webui.demo.film --check``: the film's frames through the live analyser, the inferred log
+    """``python -m evaluation.demo_film``: the film's frames through the live analyser, the inferred log
     compared with the film's. With a recogniser that reads nothing, no event is inferred."""
-    from webui.demo import film
+    from evaluation import demo_film
 
-    r = film.follow(repeats=1, recognizer=blind_recognizer)
+    r = demo_film.follow(repeats=1, recognizer=blind_recognizer)
     assert r["matched"] == 0 and r["events"] == 24
     assert r["first_difference"].startswith("at event 0: inferred nothing")
 
@@ -312,13 +312,13 @@ def test_the_default_demo_is_the_film_and_the_script_stays_available():
 
 def test_the_models_follow_the_demo_film_to_its_win():
     """The whole demo film through the live pipeline and the shipped models: every event of the camera
-    player's log is inferred, in order (what ``python -m webui.demo.film --check`` prints)."""
+    player's log is inferred, in order (what ``python -m evaluation.demo_film`` prints)."""
+    from evaluation import demo_film
     from vision.inference import CLASSIFIER_PATH, DETECTOR_PATH
-    from webui.demo import film
 
     if not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file()):
         pytest.skip("models not trained/exported yet")
-    r = film.follow()
+    r = demo_film.follow()
     assert (r["matched"], r["events"], r["first_difference"]) == (24, 24, "")
 
 

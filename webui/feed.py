@@ -707,7 +707,7 @@ class FilmDemoFeed(CameraFeed):
 
     def _read_frames(self) -> None:
         """The models' thread: reads the frame shown a fixed number of times (as often as ``python -m
-        webui.demo.film --check`` reads it, so the page shows the same on a fast or a slow machine), and again
+        evaluation.demo_film`` reads it, so the page shows the same on a fast or a slow machine), and again
         after a correction; the frame loop only publishes, so it keeps its budget while the models work."""
         while not self._stop.is_set():
             corrections = self.corrections()

@@ -74,18 +74,18 @@ The package, in the order a frame goes through it:
 * :mod:`.alternatives`: other readings of a frame the game may explain (a tile's alternatives, a call);
 * :mod:`.deal`: the deal's doubtful tiles, and the evidence that settles them;
 * :mod:`.inferrer`: :class:`EventInferrer`, which puts them together frame by frame;
-* :mod:`.game`: :class:`TableGame`, the followed game, its states, win and hand logs;
-* :mod:`.logs`: :func:`compare_logs`, a followed log against a script's (the demo film's check, the evaluation).
+* :mod:`.game`: :class:`TableGame`, the followed game, its states, win and hand logs.
+
+A followed log is compared with a script's by :func:`evaluation.logs.compare_logs` (evaluation, not run time).
 """
 
 from .checks import CHECKS
 from .corrections import DISPUTE_FRAMES
 from .game import TableGame
 from .inferrer import NEW_DEAL_TILES, EventInferrer, EventProblem
-from .logs import compare_logs
 from .moves import MOVES
 from .search import explain
 from .tile_codes import SEAT_WINDS, hand_text
 
 __all__ = ["CHECKS", "DISPUTE_FRAMES", "MOVES", "NEW_DEAL_TILES", "SEAT_WINDS", "EventInferrer", "EventProblem",
-           "TableGame", "compare_logs", "explain", "hand_text"]
+           "TableGame", "explain", "hand_text"]

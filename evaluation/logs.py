@@ -1,8 +1,7 @@
 """Followed logs compared: how much of a script's log of events a followed log holds, in order.
 
-The demo film's check (``python -m webui.demo.film --check``, run-time code) and the evaluation of generated
-hands (:mod:`evaluation.video`) both compare with it; it lives here because run-time code imports no
-evaluation code (``tests/test_import_cycles.py``).
+The evaluation of generated hands (:mod:`evaluation.video`), the demo film's check (:mod:`evaluation.demo_film`)
+and the tests compare with it; the follower itself never does (it has no script to compare with).
 """
 
 from __future__ import annotations
