@@ -954,3 +954,36 @@ def test_a_discard_called_before_it_was_seen_is_taken_from_the_meld():
     inf = infer(video, stream)
     assert inf.events == expected, compare_logs(inf.events, expected)[1]
     assert [r[1:] for r in inf.readings] == [(ev.seat, "call", "1z 4p 4z", "4p 4p 4p")]
+
+
+def test_every_search_of_a_frame_draws_on_one_budget(monkeypatch):
+    """Every search of one frame (the reading, its alternatives, the re-read hand, the calls, the unseen discard)
+    draws on one budget of candidate moves, so a frame costs a bounded time however much is tried; each frame
+    gets a new one. Within a budget of one candidate a frame after a missed one (two moves at once) cannot be
+    explained; with the default budget the hand is the script's."""
+    from vision.follow.views import SearchBudget
+
+    video, observations, expected = hand("sanma", 10, 12)
+    i = _frame_after(video, "discard", seat=0, start=6)      # East's discard and South's draw in one frame
+    stream = list(observations[:i]) + list(observations[i + 1:])
+    judged: list[int] = []                                   # candidates the searches judged, per frame
+    real_spend = SearchBudget.spend
+
+    def counting(self, nodes):
+        judged[-1] += nodes
+        real_spend(self, nodes)
+
+    monkeypatch.setattr(SearchBudget, "spend", counting)
+    tight = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions,
+                          frame_nodes=1)
+    for o in stream:
+        judged.append(0)
+        tight.feed(o)
+    assert max(judged) == 1 and "unexplained" in {p.kind for p in tight.problems}
+    judged.clear()
+    ample = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    for o in stream:
+        judged.append(0)
+        ample.feed(o)
+    ample.finish()
+    assert ample.events == expected and max(judged) <= ample.frame_nodes

@@ -107,6 +107,8 @@ class EventInferrer:
     positions: Sequence[int] | None = None
     #: how many candidate moves the engine judges at most to explain one observation
     max_nodes: int = 3000
+    #: ... and in all for one frame, its alternative readings and repairs included (:class:`.views.SearchBudget`)
+    frame_nodes: int = 3000
     #: the table options the game is played with (the settings page's), given to each deal
     options: dict[str, Any] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
@@ -194,6 +196,7 @@ class EventInferrer:
         obs = TableObservation.from_dict(observation) if isinstance(observation, dict) else observation
         self.frames += 1
         game = self._context(obs)
+        game.budget.left = self.frame_nodes
         if sorted(s.position for s in obs.seats) != sorted(game.order):
             return self._problem("seats", f"The observation shows positions {sorted(s.position for s in obs.seats)}, "
                                           f"not the players' {sorted(game.order)}.")
@@ -703,6 +706,7 @@ class EventInferrer:
         state, game = self.state, self._ctx
         if state is None or state.over or game is None:
             return []
+        game.budget.left = self.frame_nodes
         cam = game.camera
         hand = engine_view(state, game).seats[cam].hand
         if state.phase == "own_turn" and state.turn == cam \

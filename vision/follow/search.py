@@ -120,12 +120,19 @@ def _taken_last(path, observed: TableView, game: GameContext) -> int:
 PREFERENCES: tuple[Callable, ...] = (_drawn_last, _taken_last)
 
 
+def _candidates(state: PlayState, view: TableView, observed: TableView, game: GameContext):
+    """The candidate event sequences of every move of :data:`.moves.MOVES` from ``state``, in that order."""
+    for move in MOVES:
+        yield from move(state, view, observed, game)
+
+
 def explain(start: PlayState, observed: TableView, game: GameContext, max_nodes: int = 3000
             ) -> list[tuple[tuple[Event, ...], tuple[PlayState, ...]]] | None:
     """The shortest sequence of moves the engine accepts from ``start`` to a state that shows ``observed``
     (breadth first, moves tried in :data:`MOVES` order, ties broken by :data:`PREFERENCES`): [(events, the state
     after each)], [] when nothing changed, None when nothing explains it. ``max_nodes`` bounds the states
-    judged."""
+    judged; the frame's budget (``game.budget``) bounds them too, and they are drawn from it."""
+    max_nodes = game.budget.take(max_nodes)
     start_view = engine_view(start, game)
     if _shows_target(start, start_view, observed, game):
         return []
@@ -138,20 +145,22 @@ def explain(start: PlayState, observed: TableView, game: GameContext, max_nodes:
         state, view, path = queue.popleft()
         if len(path) >= depth or state.over or (found and len(path) >= len(found[0])):
             continue
-        for move in MOVES:
-            for events in move(state, view, observed, game):
-                judged += 1
-                states = play_events(state, events)
-                if states is None:
-                    continue
-                reached = states[-1]
-                step = path + ((events, states),)
-                reached_view = engine_view(reached, game)
-                if _shows_target(reached, reached_view, observed, game):
-                    found.append(step)      # every shortest explanation, even of the same table
-                elif reached not in seen and _can_still_reach(reached, reached_view, observed, game):
-                    seen.add(reached)
-                    queue.append((reached, reached_view, step))
+        for events in _candidates(state, view, observed, game):
+            if judged >= max_nodes:
+                break
+            judged += 1
+            states = play_events(state, events)
+            if states is None:
+                continue
+            reached = states[-1]
+            step = path + ((events, states),)
+            reached_view = engine_view(reached, game)
+            if _shows_target(reached, reached_view, observed, game):
+                found.append(step)      # every shortest explanation, even of the same table
+            elif reached not in seen and _can_still_reach(reached, reached_view, observed, game):
+                seen.add(reached)
+                queue.append((reached, reached_view, step))
+    game.budget.spend(judged)
     if not found:
         return None
     return list(min(found, key=lambda p: tuple(pref(p, observed, game) for pref in PREFERENCES)))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from assistant.play import PlayState
@@ -107,6 +107,22 @@ class TableView:
     centre: tuple[str, ...]
 
 
+@dataclass
+class SearchBudget:
+    """The candidate moves the engine may still judge for the frame being followed: every search of one frame (the
+    reading, its alternatives, the re-read hand, the calls) draws on it, so that a frame nothing explains costs
+    a bounded time instead of each alternative's full search in turn."""
+
+    left: int = 0
+
+    def take(self, wanted: int) -> int:
+        """At most ``wanted`` of what is left (0 when spent)."""
+        return max(0, min(wanted, self.left))
+
+    def spend(self, nodes: int) -> None:
+        self.left = max(0, self.left - nodes)
+
+
 @dataclass(frozen=True)
 class GameContext:
     """What the follower knows of the game for its whole length: the rule system, the seating (engine seats are
@@ -120,6 +136,9 @@ class GameContext:
     dora: bool                     # dora indicators are turned over (and more after a kong)
     jokers: bool                   # jokers are in the set (and may be swapped for)
     kita: bool                     # Norths may be set aside (kita)
+    #: what the frame being followed may still search (reset by the inferrer for each frame; unbounded when
+    #: the context is used outside it)
+    budget: SearchBudget = field(default_factory=lambda: SearchBudget(10 ** 9), compare=False, repr=False)
 
     def next(self, seat: int) -> int:
         return (seat + 1) % self.players
