@@ -108,7 +108,7 @@ class EventInferrer:
     #: how many candidate moves the engine judges at most to explain one observation
     max_nodes: int = 3000
     #: ... and in all for one frame, its alternative readings and repairs included (:class:`.views.SearchBudget`)
-    frame_nodes: int = 3000
+    frame_nodes: int = 6000
     #: the table options the game is played with (the settings page's), given to each deal
     options: dict[str, Any] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
