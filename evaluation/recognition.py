@@ -77,14 +77,13 @@ def distinct_labels(boxes: np.ndarray) -> np.ndarray:
 NOT_TILES_FILE = Path(__file__).with_name("real_scenes_not_tiles.csv")
 
 
-def labels_on_no_tile(split: str, path: Path | None = None) -> dict[str, set[int]]:
+def labels_on_no_tile(split: str) -> dict[str, set[int]]:
     """Photo name (before its ``_png``/``_jpg`` suffix) -> line numbers of its labels that box no tile, as looked at by
     eye and written down in ``real_scenes_not_tiles.csv`` (the score panel of three game screenshots in valid:
     riichi sticks, round names and counters labelled as tiles)."""
     out: dict[str, set[int]] = {}
-    path = NOT_TILES_FILE if path is None else path
-    if path.is_file():
-        with open(path, newline="", encoding="utf-8") as fh:
+    if NOT_TILES_FILE.is_file():
+        with open(NOT_TILES_FILE, newline="", encoding="utf-8") as fh:
             for row in csv.DictReader(fh):
                 if row["split"] == split:
                     out.setdefault(row["photo"], set()).add(int(row["label"]))
@@ -98,13 +97,11 @@ def _photo_key(name: str) -> str:
     return Path(name).stem
 
 
-def read_real_scenes(root: Path, split: str, distinct: bool = True,
-                     curated: bool = True) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """(name, image, label boxes) of a real-scenes split, the suspect stretched photos left out; with
-    ``distinct`` each tile's label once (:func:`distinct_labels`); with ``curated`` without the labels
-    :func:`labels_on_no_tile` lists."""
+def read_real_scenes(root: Path, split: str, distinct: bool = True) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """(name, image, label boxes) of a real-scenes split, the suspect stretched photos and the labels
+    :func:`labels_on_no_tile` lists left out; with ``distinct`` each tile's label once (:func:`distinct_labels`)."""
     suspect = set()
-    not_tiles = labels_on_no_tile(split) if curated else {}
+    not_tiles = labels_on_no_tile(split)
     sfile = root / "suspect-stretched-images.txt"
     if sfile.is_file():
         suspect = {ln.strip() for ln in sfile.read_text().splitlines() if ln.strip()}

@@ -82,14 +82,15 @@ def narrow_weights(model: Path, out: Path, bits: int = WEIGHT_BITS) -> dict:
     for n in weight_dq:
         q = numpy_helper.to_array(inits[n.input[0]]).astype(np.int32)
         scale = numpy_helper.to_array(inits[n.input[1]]).astype(np.float32)
-        flat = np.abs(q.reshape(q.shape[0], -1)) if scale.size > 1 else np.abs(q.reshape(1, -1))
-        peak = np.maximum(flat.max(1), 1).astype(np.float32)
+        axis = next((a.i for a in n.attribute if a.name == "axis"), 1)
+        if scale.size > 1 and axis != 0:
+            raise ValueError(f"{n.input[0]}: per-channel weights on axis {axis}, not the output channels (0)")
+        shape = (-1,) + (1,) * (q.ndim - 1) if scale.size > 1 else (1,) * q.ndim   # scale against q
+        peak = np.maximum(np.abs(q.reshape(scale.size, -1)).max(1), 1).astype(np.float32)
         largest = max(largest, int(peak.max()))
         factor = np.maximum(peak / top, 1.0)          # channels already within range keep their scale
-        shape = (-1,) + (1,) * (q.ndim - 1) if scale.size > 1 else ()
-        w = q * scale.reshape(shape) if scale.size > 1 else q * scale
-        s2 = (scale * factor).astype(np.float32)
-        q2 = np.clip(np.round(w / (s2.reshape(shape) if scale.size > 1 else s2)), -top - 1, top).astype(np.int8)
+        s2 = (scale * factor.reshape(scale.shape)).astype(np.float32)
+        q2 = np.clip(np.round(q * scale.reshape(shape) / s2.reshape(shape)), -top - 1, top).astype(np.int8)
         inits[n.input[0]].CopyFrom(numpy_helper.from_array(q2, n.input[0]))
         inits[n.input[1]].CopyFrom(numpy_helper.from_array(s2, n.input[1]))
         new_scale[n.output[0]] = factor
