@@ -151,12 +151,13 @@ def test_a_bonus_tile_misread_for_good_is_settled_by_the_copies():
 
 
 def test_a_deal_never_seen_whole_is_taken_from_the_first_frame_the_camera_player_has_not_played_in():
-    """The camera player's hand is read a tile short in the first two frames (no deal can be taken), and the
+    """The camera player's hand is read two tiles short in the first two frames (no deal can be taken: one tile
+    short would be dealt unread), and the
     dealer discards in the third: the deal is taken from the third frame (the camera player has not played
     yet: its hand is the dealt one) and the dealer's draw and discard follow. Before, a table with a discard
     was never dealt: the whole hand was lost."""
     video, observations, expected = hand(*SANMA_55)
-    short = [_with(o, lambda d: _seat(d, video.camera)["hand"].pop(0)) for o in observations[:2]]
+    short = [_with(o, lambda d: _seat(d, video.camera)["hand"].__delitem__(slice(0, 2))) for o in observations[:2]]
     inf = _exact(video, short + list(observations[2:]))
     assert [(p.frame, p.kind) for p in inf.problems] == [(1, "observation"), (2, "observation")]
 
@@ -230,3 +231,48 @@ def test_a_tile_set_aside_or_a_dora_indicator_missed_in_a_frame_stays():
     missed = [_with(o, lambda d: d["dora_indicators"].clear()) if 5 <= i < 8 else o for i, o in enumerate(observations)]
     inf = _exact(video, missed)
     assert not [p for p in inf.problems if p.kind in ("impossible", "unexplained")]
+
+
+def _missed(obs: TableObservation, position: int, code: str) -> TableObservation:
+    """``obs`` with the first ``code`` of the hand at ``position`` not seen at all (the detector missed it)."""
+    d = obs.to_dict()
+    tiles = _seat(d, position)["hand"]
+    if code not in tiles:
+        return obs
+    at = tiles.index(code)
+    del tiles[at]
+    kept = []
+    for a in d["assignments"]:
+        mine = a["part"] == "hand" and a["position"] == position
+        if mine and a["at"] == at:
+            continue
+        if mine and a["at"] > at:
+            a["at"] -= 1
+        kept.append(a)
+    d["assignments"] = kept
+    d["problems"] = []
+    return TableObservation.from_dict(d)
+
+
+def test_a_camera_hand_read_one_tile_short_is_dealt_with_that_tile_unread():
+    """The camera player's 3z is missed in every frame until it is discarded (a hand read 12 tiles): the deal
+    is taken with it face down (bk, which the camera's view leaves out), the hand is followed, and its discard
+    of 3z (the engine used the unread tile up) rewrites the deal with 3z. Before, no frame was ever dealt."""
+    video, observations, expected = hand(*SANMA_55)
+    k = _frame_after(video, "discard", seat=video.camera_seat, start=13)
+    assert expected[video.frames[k].event_index].tile.code == "3z"
+    stream = [_missed(o, video.camera, "3z") if i < k else o for i, o in enumerate(observations)]
+    assert len(_seat(stream[0].to_dict(), video.camera)["hand"]) == 12
+    inf = _exact(video, stream)
+    assert inf.doubted == [(1, 1, "hand", "bk", ())]
+    assert inf.settled == [(k + 1, 1, "hand", "bk", "3z", "discard")]
+
+
+def test_a_dealt_tile_unread_in_the_first_frames_is_settled_when_a_frame_reads_it():
+    """The camera player's 1s is missed in the first three frames, then read: the frame that reads the hand
+    with one tile more than followed settles the unread tile as that tile, and the deal is rewritten."""
+    video, observations, expected = hand(*SANMA_55)
+    stream = [_missed(o, video.camera, "1s") if i < 3 else o for i, o in enumerate(observations)]
+    inf = _exact(video, stream)
+    assert inf.doubted == [(1, 1, "hand", "bk", ())]
+    assert inf.settled == [(4, 1, "hand", "bk", "1s", "shown")]

@@ -19,6 +19,13 @@ inferrer rewrites the deal (:func:`.corrections.log_with_deal_tile`) and the eng
   readings lets it play the frame. A reading the engine refuses so is ruled out.
 
 A doubt closes when its tile has left the part (discarded, called into a meld).
+
+A camera hand read **one tile short** at the deal (a blank white dragon missed on pale cloth) is dealt with
+that tile face down (:data:`UNREAD`: the engine holds it as ``bk``, the camera's view leaves it out:
+:func:`with_unread_tile`) and kept as a doubt with no reading yet. It is settled ``shown`` when a frame reads
+the hand with one tile more than followed (the tile newly seen), or ``discard`` when the engine has used it up
+for a discard or a call of the camera player's (the tile that left the hand): the deal is rewritten and the
+hand replayed, as for any doubt.
 """
 
 from __future__ import annotations
@@ -48,6 +55,10 @@ PARTS = ("hand", "bonus", "dora")
 COPY_PROBLEMS = frozenset({"too_many_copies", "too_many_red"})
 
 
+#: the reading of a tile of the camera player's deal that no frame read yet (face down to the engine)
+UNREAD = "bk"
+
+
 @dataclass
 class Doubt:
     """A tile of the deal read unsurely: the seat whose part it is in (engine seat; -1 for the dora
@@ -62,6 +73,11 @@ class Doubt:
     ruled_out: set[str] = field(default_factory=set)
     #: the tile left the part (discarded, melded): nothing more settles it
     closed: bool = False
+
+    @property
+    def unread(self) -> bool:
+        """The tile was never read: dealt face down (:data:`UNREAD`)."""
+        return self.taken == UNREAD
 
     def readings(self) -> list[str]:
         """The other readings the tile may have, likeliest first."""
@@ -233,3 +249,41 @@ def shows_every_copy(observed: TableView, code: str, game: GameContext) -> bool:
     if code != plain and seen[code] > game.variant.red_fives.get(kind, 0):
         return True
     return sum(q for c, q in seen.items() if plain_code(c) == plain) + 3 * kongs > game.variant.copies.get(kind, 4)
+
+
+def with_unread_tile(observed: TableView, game: GameContext) -> TableView | None:
+    """A dealt table whose camera hand (no melds, every tile face up) shows one tile fewer than the rule
+    system deals, with that tile dealt face down (:data:`UNREAD`); None for any other table."""
+    seat = observed.seats[game.camera]
+    if seat.melds or seat.state != "faces" or UNREAD in seat.hand or \
+            len(seat.hand) != game.variant.hand_size - 1:
+        return None
+    seats = list(observed.seats)
+    seats[game.camera] = replace(seat, hand=seat.hand + (UNREAD,))
+    return replace(observed, seats=tuple(seats))
+
+
+def unread_doubt(game: GameContext) -> Doubt:
+    """The doubt of the camera hand's tile dealt unread: no reading yet."""
+    return Doubt(game.camera, "hand", UNREAD)
+
+
+def unread_left(state: Any, seat: int) -> bool:
+    """The engine still holds the seat's unread tile face down."""
+    return any(t.code == UNREAD for t in state.seats[seat].hand.concealed)
+
+
+def played_by(events: list, start: int, seat: int) -> list[str]:
+    """The tiles the seat discarded or called with since the deal at ``start`` (each kind once, in order):
+    where an unread tile of its hand went."""
+    out: list[str] = []
+    for e in events[start + 1:]:
+        if getattr(e, "seat", None) != seat or e.type in ("draw", "replacement_draw"):
+            continue
+        tiles = [getattr(e, name) for name in e._tile_fields] + \
+            [t for name in e._tiles_fields for t in (getattr(e, name) or ())]
+        for t in tiles:
+            code = getattr(t, "code", None)
+            if code and code != UNREAD and code not in out:
+                out.append(code)
+    return out

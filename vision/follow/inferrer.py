@@ -45,10 +45,15 @@ from .deal import (
     doubts_of_deal,
     frame_evidence,
     newly_shown,
+    fits,
     part_codes,
     part_tiles,
+    played_by,
     shows_every_copy,
+    unread_doubt,
+    unread_left,
     with_doubts_kept,
+    with_unread_tile,
 )
 from .endings import is_ready, is_winning_shape, melds_of
 from .repairs import with_followed_readings, with_problem_parts_pending
@@ -228,6 +233,8 @@ class EventInferrer:
         doubtful = {plain_code(d.taken) for d in doubts_of_deal(obs, game)}
         reported = [p for p in reported if p.kind not in COPY_PROBLEMS or not p.tiles
                     or not {plain_code(c) for c in p.tiles} <= doubtful]
+        if with_unread_tile(observed, game) is not None:   # one tile short: dealt unread (:mod:`.deal`)
+            reported = [p for p in reported if p.kind != "hand_size" or p.position != game.order[game.camera]]
         if not reported:
             return self._deal(observed, game, obs)
         blank = TableView(tuple(SeatView((), "unseen", (), (), None, (), ()) for _ in observed.seats), (), ())
@@ -514,11 +521,12 @@ class EventInferrer:
         late = not is_dealt_table(observed)
         if late and not self._may_deal_late(observed, game):
             return self._problem("no_deal", "The table already shows discards or melds: waiting for a new deal.")
-        found = self._deal_problems(observed, game)
+        unread = with_unread_tile(observed, game)   # the camera hand one tile short: that tile dealt unread
+        found = self._deal_problems(observed, game, camera=unread is None)
         if found:
             return self._problem("impossible", " ".join(found))
-        doubts = doubts_of_deal(obs, game) if obs is not None else []
-        dealt = self._dealt(self._deal_event(observed, game), doubts)
+        doubts = (doubts_of_deal(obs, game) if obs is not None else []) + ([unread_doubt(game)] if unread else [])
+        dealt = self._dealt(self._deal_event(unread or observed, game), doubts)
         if isinstance(dealt, str):
             return self._problem("impossible", dealt)
         deal, states = dealt
@@ -542,9 +550,10 @@ class EventInferrer:
         return self.state is None and not cam.discards and not cam.melds and \
             (not game.centre or len(observed.centre) <= game.camera)
 
-    def _deal_problems(self, observed: TableView, game: GameContext) -> list[str]:
-        """Why a dealt table cannot be dealt as seen, in plain words."""
-        found = check_camera(None, observed, game) + check_hidden(None, observed, game)
+    def _deal_problems(self, observed: TableView, game: GameContext, camera: bool = True) -> list[str]:
+        """Why a dealt table cannot be dealt as seen, in plain words (``camera``: the camera player's hand
+        checked too; not where one tile of it is dealt unread)."""
+        found = (check_camera(None, observed, game) if camera else []) + check_hidden(None, observed, game)
         if len(observed.dora) > 1:   # no kong before the deal: one of them is a misread (a standing hand's top)
             found.append(f"A dealt table shows one dora indicator, not {len(observed.dora)} "
                          f"({' '.join(observed.dora)}): waiting for a frame that shows one.")
@@ -620,6 +629,10 @@ class EventInferrer:
         assert state is not None
         followed = engine_view(state, game)
         for d in self._open_doubts():
+            if d.unread:
+                if not unread_left(state, d.seat):   # the engine used it up: the tile the seat played
+                    self._settle_unread(d)
+                continue
             if d.taken not in part_codes(followed, d):
                 d.closed = True
                 continue
@@ -630,6 +643,16 @@ class EventInferrer:
             replayed = self._replayed_with(d, now) if now is not None else None
             if now is not None and replayed is not None:
                 self._commit(d, now, "frames", *replayed)
+
+    def _settle_unread(self, doubt: Doubt) -> None:
+        """The camera hand's unread tile left the hand (a discard or a call used it up): the deal rewritten
+        with the first tile the seat played since that the engine replays the hand with; the doubt closes."""
+        doubt.closed = True
+        for code in played_by(self.events, hand_start(self.events), doubt.seat):
+            replayed = self._replayed_with(doubt, code)
+            if replayed is not None:
+                self._commit(doubt, code, "discard", *replayed)
+                return
 
     def _settle_by_copies(self, reported: Sequence) -> list:
         """The problems left after settling each copy too many of a kind a doubtful tile is read as: its other
@@ -664,6 +687,7 @@ class EventInferrer:
             return path
         shown = newly_shown(followed, observed, game)
         tries = [(d, now) for d in doubts for now in d.readings() if shown[now]]
+        tries += [(d, now) for d in doubts if d.unread for now in sorted(shown) if fits(now, d.part, game.variant)]
         return self._doubts_settled(observed, game, tries, lambda d, now, state: (
             "discard" if discarded_as(followed, observed, game, now) else "shown"))
 

@@ -181,12 +181,14 @@ def observed_view(obs: TableObservation, game: GameContext) -> TableView:
 def engine_view(state: PlayState, game: GameContext) -> TableView:
     """What the engine's table state looks like to the camera: called discards gone from their rows (or the
     centre pool), the tile after a called riichi tile lying sideways, hidden hands as backs, Norths apart from
-    the other tiles set aside."""
+    the other tiles set aside; the camera player's hand without a tile of its deal not read yet (``bk``)."""
     views: list[SeatView] = []
     centre: list[str] = []
     for i, s in enumerate(state.seats):
         hand = tuple(t.code for t in s.hand.concealed)
         shown = i == game.camera or "bk" not in hand
+        if i == game.camera:   # a tile of the deal the camera never read (:mod:`.deal`) is not seen either
+            hand = tuple(c for c in hand if c != "bk")
         row = [j for j, d in enumerate(s.discards) if d.called_by is None]
         codes = tuple(s.discards[j].tile.code for j in row)
         riichi = next((j for j, d in enumerate(s.discards) if d.riichi), None)
