@@ -266,6 +266,13 @@ def test_a_camera_hand_read_one_tile_short_is_dealt_with_that_tile_unread():
     inf = _exact(video, stream)
     assert inf.doubted == [(1, 1, "hand", "bk", ())]
     assert inf.settled == [(k + 1, 1, "hand", "bk", "3z", "discard")]
+    game, said = _said(video, stream)
+    assert "One tile of your hand was not read at the deal: it is dealt face down until a frame reads it or you " \
+           "play it (no waits or advice until then)." in said
+    assert "Your tile not read at the deal was played as 3z: the deal is taken with 3z and the hand is " \
+           "replayed." in said
+    assert not any("bk" in line for line in said)
+    assert game.hand == expected[:len(game.hand)]
 
 
 def test_a_dealt_tile_unread_in_the_first_frames_is_settled_when_a_frame_reads_it():
@@ -276,3 +283,5 @@ def test_a_dealt_tile_unread_in_the_first_frames_is_settled_when_a_frame_reads_i
     inf = _exact(video, stream)
     assert inf.doubted == [(1, 1, "hand", "bk", ())]
     assert inf.settled == [(4, 1, "hand", "bk", "1s", "shown")]
+    _, said = _said(video, stream)
+    assert "Your tile not read at the deal reads as 1s: the deal is taken with 1s and the hand is replayed." in said

@@ -270,7 +270,7 @@ def unread_doubt(game: GameContext) -> Doubt:
 
 def unread_left(state: Any, seat: int) -> bool:
     """The engine still holds the seat's unread tile face down."""
-    return any(t.code == UNREAD for t in state.seats[seat].hand.concealed)
+    return state.seats[seat].hand.hidden > 0
 
 
 def played_by(events: list, start: int, seat: int) -> list[str]:

@@ -16,6 +16,7 @@ from assistant.play import (
 
 from ..observation import TableObservation
 from .corrections import hand_start
+from .deal import UNREAD
 from .inferrer import EventInferrer
 from .tile_codes import SEAT_WINDS, plain_code
 
@@ -164,12 +165,25 @@ def _dealt_tile_words(seat: int, part: str, code: str, camera: int | None) -> st
 
 def _doubt_messages(doubted: Sequence[tuple[int, int, str, str, tuple[str, ...]]], camera: int | None) -> list[str]:
     """The tiles of a deal read unsurely, in players' words (one message for the deal)."""
+    out = [UNREAD_DEALT for d in doubted if d[3] == UNREAD]
+    doubted = [d for d in doubted if d[3] != UNREAD]
     if not doubted:
-        return []
+        return out
     words = [f"{_dealt_tile_words(seat, part, code, camera)} (or {', '.join(others)})"
              for _, seat, part, code, others in doubted]
     rest = f"it is taken as {doubted[0][3]}" if len(doubted) == 1 else "each is taken as read"
-    return [f"Read unsurely at the deal: {', '.join(words)}; {rest} until the table shows which."]
+    return out + [f"Read unsurely at the deal: {', '.join(words)}; {rest} until the table shows which."]
+
+
+#: the camera hand read one tile short at the deal (:func:`.deal.with_unread_tile`), in players' words
+UNREAD_DEALT = ("One tile of your hand was not read at the deal: it is dealt face down until a frame reads it or "
+                "you play it (no waits or advice until then).")
+#: ... and how that tile was settled (:attr:`EventInferrer.settled`)
+_UNREAD_SETTLED = {
+    "shown": "Your tile not read at the deal reads as {now}: the deal is taken with {now} and the hand is replayed.",
+    "discard": "Your tile not read at the deal was played as {now}: the deal is taken with {now} and the hand is "
+               "replayed.",
+}
 
 
 #: why a doubtful tile of the deal was settled otherwise (:attr:`EventInferrer.settled`), in players' words
@@ -189,6 +203,9 @@ def _settled_messages(settled: Sequence[tuple[int, int, str, str, str, str]], ca
     """The doubtful tiles of the deal settled otherwise than dealt, and why, in players' words."""
     out = []
     for _, seat, part, was, now, why in settled:
+        if was == UNREAD:
+            out.append(_UNREAD_SETTLED.get(why, _UNREAD_SETTLED["shown"]).format(now=now))
+            continue
         tile = _dealt_tile_words(seat, part, was, camera)
         out.append(_SETTLED_WHY[why].format(tile=tile[0].upper() + tile[1:], now=now, plain=plain_code(was)))
     return out

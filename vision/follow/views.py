@@ -187,7 +187,7 @@ def engine_view(state: PlayState, game: GameContext) -> TableView:
     for i, s in enumerate(state.seats):
         hand = tuple(t.code for t in s.hand.concealed)
         shown = i == game.camera or "bk" not in hand
-        if i == game.camera:   # a tile of the deal the camera never read (:mod:`.deal`) is not seen either
+        if i == game.camera and s.hand.hidden:   # a tile of its deal never read (:mod:`.deal`): not seen either
             hand = tuple(c for c in hand if c != "bk")
         row = [j for j, d in enumerate(s.discards) if d.called_by is None]
         codes = tuple(s.discards[j].tile.code for j in row)
