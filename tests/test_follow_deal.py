@@ -285,3 +285,106 @@ def test_a_dealt_tile_unread_in_the_first_frames_is_settled_when_a_frame_reads_i
     assert inf.settled == [(4, 1, "hand", "bk", "1s", "shown")]
     _, said = _said(video, stream)
     assert "Your tile not read at the deal reads as 1s: the deal is taken with 1s and the hand is replayed." in said
+
+
+def _aside_misread(obs: TableObservation, position: int, code: str, as_code: str,
+                   top3: list[tuple[str, float]]) -> TableObservation:
+    """``obs`` with the first ``code`` set aside by the seat at ``position`` (a North among its Norths, else a
+    bonus tile) read as ``as_code``, a kind that never lies there, with the classifier's ``top3``: it shows
+    among the bonus tiles, as the reconstruction lays out a tile read so (unchanged when none is set aside)."""
+    d = obs.to_dict()
+    seat = _seat(d, position)
+    part = "norths" if code in seat["norths"] else "bonus"
+    if code not in seat[part]:
+        return obs
+    at = seat[part].index(code)
+    kind = "north" if part == "norths" else "bonus"
+    a = next(a for a in d["assignments"] if a["part"] == kind and a["position"] == position and a["at"] == at)
+    if part == "norths":
+        seat["norths"].pop(at)
+        seat["bonus"].append(as_code)
+        for b in d["assignments"]:
+            if b["part"] == "north" and b["position"] == position and b["at"] > at:
+                b["at"] -= 1
+        a.update(part="bonus", at=len(seat["bonus"]) - 1)
+    else:
+        seat["bonus"][at] = as_code
+    a.update(code=as_code, confidence=top3[0][1], top3=[list(t) for t in top3])
+    d["problems"] = []
+    return TableObservation.from_dict(d)
+
+
+def test_a_north_set_aside_read_as_another_tile_is_taken_as_a_north():
+    """West's North set aside (kita) is read as 1s in every frame from it on, its top 3 without 4z (a far, small
+    tile): sanma's areas set aside hold only Norths, so the engine is asked whether the kita explains the frame,
+    and it does. Before, the area was left as it was: the kita and its replacement draw were never followed."""
+    video, observations, expected = hand(*SANMA_55)
+    k = _frame_after(video, "kita", seat=2)
+    pos = video.order[2]
+    top3 = [("1s", 0.6), ("1z", 0.2), ("7z", 0.1)]
+    stream = [_aside_misread(o, pos, "4z", "1s", top3) if i >= k else o for i, o in enumerate(observations)]
+    assert _seat(stream[k].to_dict(), pos)["bonus"] == ["1s"]
+    inf = _exact(video, stream)
+    assert [r for r in inf.readings if r[2] == "aside"] == [(k + 1, 2, "aside", "1s", "4z")]
+    _, said = _said(video, stream)
+    assert "West's tile set aside reads 1s, which is never set aside: it is taken as 4z, the tile the game lets " \
+           "lie there." in said
+
+
+def test_a_bonus_tile_read_as_a_suited_tile_is_taken_as_its_next_best_bonus_reading():
+    """West's 3f set aside is read as 7p (3f second) in every frame from it on: taken as 3f, which the engine
+    judges a bonus tile West may set aside. A reading without a bonus tile among its top 3 is left as it was
+    (Korean sets have four flowers: no kind is the only one)."""
+    video, observations, expected = hand(*KOREAN_39)
+    k = next(i for i, f in enumerate(video.frames) if video.events[f.event_index].type == "bonus"
+             and video.events[f.event_index].tile.code == "3f")
+    seat = video.events[video.frames[k].event_index].seat
+    pos = video.order[seat]
+    stream = [_aside_misread(o, pos, "3f", "7p", [("7p", 0.55), ("3f", 0.3), ("1s", 0.1)]) if i >= k else o
+              for i, o in enumerate(observations)]
+    inf = _exact(video, stream)
+    assert [r for r in inf.readings if r[2] == "aside"] == [(k + 1, seat, "aside", "7p", "3f")]
+    stream = [_aside_misread(o, pos, "3f", "7p", [("7p", 0.55), ("8p", 0.3), ("1s", 0.1)]) if i >= k else o
+              for i, o in enumerate(observations)]
+    inf = infer(video, stream)
+    assert not [r for r in inf.readings if r[2] == "aside"]
+    assert inf.events != expected
+
+
+def _aside_unseen(obs: TableObservation, position: int) -> TableObservation:
+    """``obs`` with nothing boxed in the area set aside of the seat at ``position`` (far, small tiles missed)."""
+    d = obs.to_dict()
+    _seat(d, position)["bonus"].clear()
+    for a in d["assignments"]:
+        if a["part"] == "bonus" and a["position"] == position:
+            a.update(part="ignored", at=None)
+    d["problems"] = []
+    return TableObservation.from_dict(d)
+
+
+def test_bonus_tiles_first_seen_after_the_deal_were_set_aside_at_the_deal():
+    """North's 4f 2g, set aside at the deal, are missed in the first three frames: the deal is taken without
+    them; the fourth frame shows them where no move of North's sets tiles aside, and the hand is replayed from a
+    deal that sets them aside for North. Before, every frame from then on was unexplained ('North set aside 4f,
+    2g')."""
+    video, observations, expected = hand("hong-kong", 1, 12)
+    assert expected[0].hands[3].endswith("| 4f2g")
+    pos = video.order[3]
+    stream = [_aside_unseen(o, pos) if i < 3 else o for i, o in enumerate(observations)]
+    inf = _exact(video, stream)
+    assert [r for r in inf.readings if r[2] == "dealt aside"] == [(4, 3, "dealt aside", "", "4f 2g")]
+    game, said = _said(video, stream)
+    assert "North's bonus tile(s) 4f 2g, not seen at the deal, were set aside at the deal: the deal is taken " \
+           "with them and the hand is replayed." in said
+    assert game.hand == expected[:len(game.hand)]
+
+
+def test_bonus_tiles_missed_at_the_deal_by_a_seat_yet_to_play_are_dealt_to_it():
+    """In 3 Kaki, West's 1a 2h 3h are missed in the first two frames: they are dealt to West when they show,
+    before West has played. (East's 4f missed so would be East's first move as well: the dealer drawing,
+    setting 4f aside and drawing its replacement shows the camera the same table; the engine takes that.)"""
+    video, observations, expected = hand("three-kaki", 22, None)
+    assert expected[0].hands[2].endswith("| 1a23h")
+    stream = [_aside_unseen(o, video.order[2]) if i < 2 else o for i, o in enumerate(observations)]
+    inf = _exact(video, stream)
+    assert [r for r in inf.readings if r[2] == "dealt aside"] == [(3, 2, "dealt aside", "", "1a 2h 3h")]

@@ -128,6 +128,63 @@ def _with_hand_tile_read_as(followed: TableView, observed: TableView, seat: int,
     return replace(observed, seats=tuple(seats))
 
 
+#: how much less likely than its reading (log ratio) a tile newly set aside is taken to be the rule system's
+#: only kind that lies there (sanma's North) when its top 3 do not hold that kind: after any top-3 reading
+SOLE_ASIDE_COST = math.log(20.0)
+
+
+def sets_aside(code: str, game: GameContext) -> bool:
+    """Whether ``code`` lies in an area set aside on this game's table: a bonus tile, a sunk Fei where the set
+    has jokers, a North where the rules have kita."""
+    return is_bonus(code) or (code == "jk" and game.jokers) or (code == "4z" and game.kita)
+
+
+def aside_targets(obs: TableObservation, followed: TableView, observed: TableView, game: GameContext
+                  ) -> list[tuple[float, TableView, tuple[int, str, str, str]]]:
+    """A seat's area set aside newly shows one tile, read as a kind that never lies there (a far North set
+    aside read 1s, a flower read 7p): the target with that tile read as one of its top-3 readings that does lie
+    there (probability at least :data:`ALTERNATIVE_FLOOR`, a kind of the set), or as the rule system's only
+    kind that does (:func:`~vision.reconstruct.sole_aside`: sanma's North, at :data:`SOLE_ASIDE_COST`).
+    [(how much less likely: log ratio, target, (seat, "aside", read, now))], likeliest first. The engine then
+    judges whether the seat could set that tile aside now (its turn, copies left in the set ...)."""
+    from ..reconstruct import in_set, sole_aside
+
+    sole = sole_aside(game.variant)
+    out = []
+    for i, (s, v) in enumerate(zip(followed.seats, observed.seats, strict=True)):
+        have, shows = Counter(s.bonus + s.norths), Counter(v.bonus + v.norths)
+        new = list((shows - have).elements())
+        if have - shows or len(new) != 1 or sets_aside(new[0], game) or new[0] not in v.bonus:
+            continue
+        code = new[0]
+        read = next((a for a in obs.assignments if a.get("part") in ("bonus", "north")
+                     and a.get("position") == game.order[i] and str(a.get("code")) == code), {})
+        top = [(str(c), float(q)) for c, q in read.get("top3") or []]
+        read_p = next((q for c, q in top if c == code), float(read.get("confidence", 1.0)))
+        alts = [(math.log(max(read_p, 1e-6) / max(q, 1e-6)), c) for c, q in top
+                if c != code and q >= ALTERNATIVE_FLOOR and sets_aside(c, game) and in_set(c, game.variant)]
+        if sole is not None and all(c != sole for _, c in alts):
+            alts.append((max([SOLE_ASIDE_COST] + [cost for cost, _ in alts]), sole))
+        for cost, alt in alts:
+            out.append((cost, _with_aside_read_as(observed, i, code, alt, game), (i, "aside", code, alt)))
+    out.sort(key=lambda o: o[0])
+    return out[:ALTERNATIVES_TRIED]
+
+
+def _with_aside_read_as(observed: TableView, seat: int, code: str, alt: str, game: GameContext) -> TableView:
+    """``observed`` with the tile ``code`` of the seat's area set aside read as ``alt`` (in its place among the
+    bonus tiles; a North among the Norths set aside)."""
+    v = observed.seats[seat]
+    bonus, norths = list(v.bonus), list(v.norths)
+    at = bonus.index(code)      # (Norths set aside are read 4z: a misread tile is among the bonus tiles)
+    kita = alt == "4z" and game.kita
+    bonus[at:at + 1] = [] if kita else [alt]
+    norths += [alt] if kita else []
+    seats = list(observed.seats)
+    seats[seat] = replace(v, bonus=tuple(bonus), norths=tuple(norths))
+    return replace(observed, seats=tuple(seats))
+
+
 #: a seat's meld area must show at least this many tiles more than its followed melds for a call to be taken
 #: from the discard it took when the new meld itself cannot be read (a far tile is often missed too)
 CALL_TILES_SEEN = 2

@@ -5,7 +5,8 @@ Four readings are corrected so: a followed discard read as the same other tile f
 frames in a row (:func:`row_disputes`, :func:`log_with_discard_reread`), a discard that a call shows was
 another tile (:func:`call_rereads_discard`), a tile of the camera player's hand that the table shows was
 another (:func:`log_with_hand_tile_reread`), and a doubtful tile of the deal settled otherwise
-(:mod:`.deal`, :func:`log_with_deal_tile`).
+(:mod:`.deal`, :func:`log_with_deal_tile`); bonus tiles first seen after the deal that no turn sets aside were
+set aside at the deal (:func:`log_with_deal_aside`).
 """
 
 from __future__ import annotations
@@ -134,5 +135,19 @@ def log_with_deal_tile(events: Sequence[Event], start: int, seat: int, part: str
     tiles[part][tiles[part].index(was)] = now
     hands = list(deal.hands)
     hands[seat] = hand_text(tiles["hand"], tiles["bonus"])
+    out[start] = replace(deal, hands=tuple(hands))
+    return out
+
+
+def log_with_deal_aside(events: Sequence[Event], start: int, seat: int, added: Sequence[str]) -> list[Event]:
+    """``events`` with the deal at ``start`` holding ``added`` among ``seat``'s tiles set aside at the deal (bonus
+    tiles the first frames missed: a far, small tile)."""
+    deal = events[start]
+    assert isinstance(deal, Deal)
+    main, _, bonus = deal.hands[seat].partition("|")
+    aside = [t.code for t in parse_tiles(bonus)] if bonus.strip() else []
+    hands = list(deal.hands)
+    hands[seat] = hand_text([t.code for t in parse_tiles(main)], aside + list(added))
+    out = list(events)
     out[start] = replace(deal, hands=tuple(hands))
     return out

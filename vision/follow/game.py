@@ -62,9 +62,9 @@ class TableGame:
         self.problems = [p.message for p in inf.problems[before:]]
         states = inf.states[len(inf.states) - len(events):]
         new_readings = inf.readings[readings:]
-        self.problems += _reading_messages(new_readings)
+        self.problems += _reading_messages(new_readings, inf.camera_seat)
         self.problems += _doubt_messages(inf.doubted[doubted:], inf.camera_seat)
-        called = [r for r in new_readings if r[2] in ("called", "no riichi")]
+        called = [r for r in new_readings if r[2] in ("called", "no riichi", "dealt aside")]
         if len(inf.rereads) > rereads or len(inf.corrected) > corrected or called or len(inf.settled) > settled:
             # an earlier reading was corrected (the camera player's hand, a discard, a tile of the deal): the
             # engine replayed the hand, which is followed again from its deal
@@ -122,9 +122,10 @@ class TableGame:
         return data
 
 
-def _reading_messages(readings: Sequence[tuple[int, int, str, str, str]]) -> list[str]:
+def _reading_messages(readings: Sequence[tuple[int, int, str, str, str]], camera: int | None) -> list[str]:
     """The readings the follower took (:attr:`EventInferrer.readings`) in players' words (a discard read as
-    the tile a call took is said where the hand is replayed: :func:`_replay_messages`)."""
+    the tile a call took is said where the hand is replayed: :func:`_replay_messages`); ``camera``: the
+    camera player's engine seat."""
     out = []
     for _, seat, part, was, now in readings:
         if part == "call":
@@ -137,6 +138,13 @@ def _reading_messages(readings: Sequence[tuple[int, int, str, str, str]]) -> lis
         elif part == "unseen":
             out.append(f"Your {now} left your hand but is not seen among the discards: it is taken "
                        "as discarded (the camera missed it).")
+        elif part == "dealt aside":
+            whose = "Your" if seat == camera else f"{SEAT_WINDS[seat]}'s"
+            out.append(f"{whose} bonus tile(s) {now}, not seen at the deal, were set aside at the deal: the deal "
+                       "is taken with them and the hand is replayed.")
+        elif part == "aside":
+            out.append(f"{SEAT_WINDS[seat]}'s tile set aside reads {was}, which is never set aside: it is taken "
+                       f"as {now}, the tile the game lets lie there.")
         elif part != "called" and seat >= 0:
             out.append(f"{SEAT_WINDS[seat]}'s {part} read as {was} is taken as {now}, its next best "
                        "reading: only that one fits the game.")

@@ -26,12 +26,13 @@ from assistant.play import (
 from assistant.tiles import Tile
 
 from ..observation import TableObservation
-from .alternatives import ALTERNATIVE_CLOSE, alternative_targets, call_targets, sure_hand_targets
+from .alternatives import ALTERNATIVE_CLOSE, alternative_targets, aside_targets, call_targets, sure_hand_targets
 from .checks import CHECKS, blocks_frame, check_camera, check_hidden, describe_difference, reconstruction_problems
 from .corrections import (
     DISPUTE_FRAMES,
     call_rereads_discard,
     hand_start,
+    log_with_deal_aside,
     log_with_deal_tile,
     log_with_discard_reread,
     log_with_hand_tile_reread,
@@ -58,13 +59,14 @@ from .deal import (
 from .endings import is_ready, is_winning_shape, melds_of
 from .repairs import with_followed_readings, with_problem_parts_pending
 from .search import explain, play_events
-from .tile_codes import hand_text, plain_code
+from .tile_codes import hand_text, is_bonus, plain_code
 from .views import (
     GameContext,
     SeatView,
     TableView,
     engine_view,
     is_dealt_table,
+    newly_aside,
     newly_face_up,
     observed_view,
     public_tiles,
@@ -276,6 +278,9 @@ class EventInferrer:
         after it (:meth:`_weigh_doubts`)."""
         reported = self._settle_by_copies(reported)
         state, followed = self._replayed(game)     # a doubt settled by the copies replayed the hand
+        path = self._aside_read(obs, state, followed, observed, reported, game) if reported else None
+        if path is not None:   # a tile set aside misread, read as what the game lets lie there
+            return self._followed(path, obs, game)
         if reported:   # follow the rest of the frame; the parts with problems wait (pending)
             patched = with_problem_parts_pending(followed, observed, reported, game)
             self._problem("observation", " ".join(p.message for p in reported)
@@ -300,10 +305,61 @@ class EventInferrer:
             changed = describe_difference(followed, observed, game)
             return self._problem("unexplained", f"No moves in turn order explain what changed ({changed}); the "
                                                 "frame is skipped.")
+        return self._followed(path, obs, game)
+
+    def _followed(self, path, obs: TableObservation, game: GameContext) -> list[Event]:
+        """The frame followed along ``path``: its events taken, then its readings of the deal's doubtful tiles
+        weighed and the camera hand's sure readings counted."""
         new = self._extend(path)
         self._weigh_doubts(obs, game)
         self._count_sure(obs, game)
         return new
+
+    def _aside_read(self, obs: TableObservation, state: PlayState, followed: TableView, observed: TableView,
+                    reported: Sequence, game: GameContext):
+        """A tile newly set aside read as a kind that never lies there (reported as no bonus tile): the path
+        with it read as what does lie there (:func:`aside_targets`) when the engine explains the frame so, the
+        frame's other problems left pending; the reading is recorded in :attr:`readings`. None otherwise."""
+        budget = max(200, self.max_nodes // 4)
+        for _, target, (seat, part, was, now) in aside_targets(obs, followed, observed, game):
+            position = game.order[seat]
+            rest = [p for p in reported if not (p.kind == "bad_meld" and p.position == position
+                                                and set(p.tiles or ()) <= set(observed.seats[seat].bonus))]
+            if len(rest) == len(reported):
+                continue
+            patched = with_problem_parts_pending(followed, target, rest, game) if rest else target
+            if patched is None:
+                continue
+            target = with_followed_readings(followed, patched, game, self._unseen)
+            if any(m for check in CHECKS for m in check(followed, target, game)):
+                continue
+            path = explain(state, target, game, budget)
+            if path is not None:
+                self.readings.append((self.frames, seat, part, was, now))
+                return path
+        return None
+
+    def _aside_at_deal(self, followed: TableView, observed: TableView, game: GameContext):
+        """A seat's area set aside newly shows bonus tiles that no move explains (the first frames missed them:
+        far, small tiles): the hand replayed from a deal that sets them aside for that seat, and the path from
+        there to the frame, when the engine explains it so; recorded in :attr:`readings` (part "dealt aside").
+        None otherwise."""
+        start = hand_start(self.events)
+        for seat, (s, v) in enumerate(zip(followed.seats, observed.seats, strict=True)):
+            added = [c for c in newly_aside(s.bonus, v.bonus) if is_bonus(c)]
+            if not added:
+                continue
+            events = log_with_deal_aside(self.events, start, seat, added)
+            states = play_events(None, events[start:])
+            if states is None:
+                continue
+            path = explain(states[-1], observed, game, max(200, self.max_nodes // 4))
+            if path is None:
+                continue
+            self.events, self.states = events, self.states[:start] + list(states)
+            self.readings.append((self.frames, seat, "dealt aside", "", " ".join(added)))
+            return path
+        return None
 
     def _replayed(self, game: GameContext) -> tuple[PlayState, TableView]:
         """The state the replayed hand reached (the log was rewritten) and what it shows the camera."""
@@ -320,6 +376,8 @@ class EventInferrer:
         path = explain(state, observed, game, self.max_nodes)
         if path is None:   # a doubtful tile of the deal read otherwise, or shown on the table as another reading
             path = self._doubts_read(state, followed, observed, game)
+        if path is None:   # bonus tiles the first frames missed, set aside at the deal
+            path = self._aside_at_deal(followed, observed, game)
         if path is not None:
             return path
         alternatives = alternative_targets(obs, followed, observed, game)
