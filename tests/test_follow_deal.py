@@ -266,6 +266,9 @@ def test_a_camera_hand_read_one_tile_short_is_dealt_with_that_tile_unread():
     inf = _exact(video, stream)
     assert inf.doubted == [(1, 1, "hand", "bk", ())]
     assert inf.settled == [(k + 1, 1, "hand", "bk", "3z", "discard")]
+    # every frame is followed: a hand short by its unread tile is no problem (before, each frame that showed it
+    # between the camera player's turns was skipped as a hand of 12, and only the frames after its draws counted)
+    assert not inf.problems
     game, said = _said(video, stream)
     assert "One tile of your hand was not read at the deal: it is dealt face down until a frame reads it or you " \
            "play it (no waits or advice until then)." in said

@@ -131,6 +131,9 @@ def _with_hand_tile_read_as(followed: TableView, observed: TableView, seat: int,
 #: how much less likely than its reading (log ratio) a tile newly set aside is taken to be the rule system's
 #: only kind that lies there (sanma's North) when its top 3 do not hold that kind: after any top-3 reading
 SOLE_ASIDE_COST = math.log(20.0)
+#: ... and only when it is read less surely than this (a sure reading there is a tile laid near the area set
+#: aside: a discard on its way to the row, a meld)
+SOLE_ASIDE_SURE = 0.75
 
 
 def sets_aside(code: str, game: GameContext) -> bool:
@@ -143,8 +146,9 @@ def aside_targets(obs: TableObservation, followed: TableView, observed: TableVie
                   ) -> list[tuple[float, TableView, tuple[int, str, str, str]]]:
     """A seat's area set aside newly shows one tile, read as a kind that never lies there (a far North set
     aside read 1s, a flower read 7p): the target with that tile read as one of its top-3 readings that does lie
-    there (probability at least :data:`ALTERNATIVE_FLOOR`, a kind of the set), or as the rule system's only
-    kind that does (:func:`~vision.reconstruct.sole_aside`: sanma's North, at :data:`SOLE_ASIDE_COST`).
+    there (probability at least :data:`ALTERNATIVE_FLOOR`, a kind of the set), or, read less surely than
+    :data:`SOLE_ASIDE_SURE`, as the rule system's only kind that does (:func:`~vision.reconstruct.sole_aside`:
+    sanma's North, at :data:`SOLE_ASIDE_COST`).
     [(how much less likely: log ratio, target, (seat, "aside", read, now))], likeliest first. The engine then
     judges whether the seat could set that tile aside now (its turn, copies left in the set ...)."""
     from ..reconstruct import in_set, sole_aside
@@ -163,7 +167,7 @@ def aside_targets(obs: TableObservation, followed: TableView, observed: TableVie
         read_p = next((q for c, q in top if c == code), float(read.get("confidence", 1.0)))
         alts = [(math.log(max(read_p, 1e-6) / max(q, 1e-6)), c) for c, q in top
                 if c != code and q >= ALTERNATIVE_FLOOR and sets_aside(c, game) and in_set(c, game.variant)]
-        if sole is not None and all(c != sole for _, c in alts):
+        if sole is not None and all(c != sole for _, c in alts) and read_p < SOLE_ASIDE_SURE:
             alts.append((max([SOLE_ASIDE_COST] + [cost for cost, _ in alts]), sole))
         for cost, alt in alts:
             out.append((cost, _with_aside_read_as(observed, i, code, alt, game), (i, "aside", code, alt)))

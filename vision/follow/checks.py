@@ -126,13 +126,15 @@ def _check_areas(followed: TableView, observed: TableView, game: GameContext) ->
 
 def check_camera(followed: TableView | None, observed: TableView, game: GameContext) -> list[str]:
     """The camera player's hand is seen face up, as many tiles with its melds as the rule system deals (or one
-    more, the tile just drawn)."""
+    more, the tile just drawn), with or without those of its deal not read yet (``followed``'s ``unread``: the
+    frame may read them now)."""
     v = observed.seats[game.camera]
     if v.state in ("backs", "mixed") or "bk" in v.hand:
         return [f"The camera player's hand ({game.who(game.camera)}) is not seen face up."]
     size = len(v.hand) + 3 * len(v.melds)
+    unread = followed.seats[game.camera].unread if followed is not None else 0
     least, most = game.variant.hand_sizes
-    if game.variant.hand_stage(size) is None:
+    if game.variant.hand_stage(size) is None and game.variant.hand_stage(size + unread) is None:
         short = "short" if size < least else "too many"
         return [f"The camera player's hand counts {size} tiles ({len(v.hand)} in hand, {len(v.melds)} meld(s)): "
                 f"{least - size if size < least else size - most} tile(s) {short}; a tile is missed or misplaced."]

@@ -70,6 +70,7 @@ from .views import (
     newly_face_up,
     observed_view,
     public_tiles,
+    tile_count,
 )
 
 #: a table with no discards after a played one is the next deal when, in two frames in a row, the camera
@@ -278,6 +279,7 @@ class EventInferrer:
         after it (:meth:`_weigh_doubts`)."""
         reported = self._settle_by_copies(reported)
         state, followed = self._replayed(game)     # a doubt settled by the copies replayed the hand
+        reported = [p for p in reported if not _short_by_unread(p, followed, observed, game)]
         path = self._aside_read(obs, state, followed, observed, reported, game) if reported else None
         if path is not None:   # a tile set aside misread, read as what the game lets lie there
             return self._followed(path, obs, game)
@@ -808,3 +810,11 @@ class EventInferrer:
 def _tiles_new_in(was: Sequence[str], now: Sequence[str]) -> int:
     """How many tiles of ``now`` were not in ``was``."""
     return sum((Counter(now) - Counter(was)).values())
+
+
+def _short_by_unread(problem, followed: TableView, observed: TableView, game: GameContext) -> bool:
+    """``problem`` says the camera player's hand is short by exactly the tiles of its deal not read yet (left out
+    of the camera's view: :mod:`.deal`): it is no problem."""
+    unread = followed.seats[game.camera].unread
+    return bool(unread) and problem.kind == "hand_size" and problem.position == game.order[game.camera] and \
+        tile_count(observed, game.camera) + unread in game.variant.hand_sizes

@@ -95,6 +95,8 @@ class SeatView:
     norths: tuple[str, ...]
     right: str | None = None       # the rightmost hand tile as seen (a freshly drawn tile sits there)
     shown: tuple[ReadMeld, ...] = ()  # the melds as read (an observation's view only)
+    unread: int = 0                # tiles of the camera hand's deal not read yet, left out of ``hand`` (an engine
+    #                                state's view only: :mod:`.deal`)
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,8 @@ def engine_view(state: PlayState, game: GameContext) -> TableView:
     for i, s in enumerate(state.seats):
         hand = tuple(t.code for t in s.hand.concealed)
         shown = i == game.camera or "bk" not in hand
-        if i == game.camera and s.hand.hidden:   # a tile of its deal never read (:mod:`.deal`): not seen either
+        unread = s.hand.hidden if i == game.camera else 0
+        if unread:   # a tile of its deal never read (:mod:`.deal`): not seen either
             hand = tuple(c for c in hand if c != "bk")
         row = [j for j, d in enumerate(s.discards) if d.called_by is None]
         codes = tuple(s.discards[j].tile.code for j in row)
@@ -199,7 +202,8 @@ def engine_view(state: PlayState, game: GameContext) -> TableView:
         aside = tuple(t.code for t in s.hand.bonus)
         views.append(SeatView(sorted_codes(hand) if shown else hand, "faces" if shown and hand else "backs",
                               tuple(engine_meld_key(m) for m in s.hand.melds), codes, sideways,
-                              tuple(c for c in aside if c != "4z"), tuple(c for c in aside if c == "4z")))
+                              tuple(c for c in aside if c != "4z"), tuple(c for c in aside if c == "4z"),
+                              unread=unread))
     return TableView(tuple(views), tuple(t.code for t in state.dora_indicators), sorted_codes(centre))
 
 

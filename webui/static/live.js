@@ -147,7 +147,9 @@ function drawMe(view) {
 
   const waits = clear(document.getElementById("waits"));
   if (!me.waits.length) {
-    waits.append(el("p", { class: "muted", text: me.tile_count === 14 ? "Discard first: see the advice." : "Not ready yet." }));
+    const text = me.face_down ? "A tile of your hand is not read yet: the waits show once it is." :
+      me.tile_count === 14 ? "Discard first: see the advice." : "Not ready yet.";
+    waits.append(el("p", { class: "muted", text }));
   }
   for (const w of me.waits) {
     waits.append(el("div", { class: "wait", "data-tile": w.tile },
