@@ -153,13 +153,23 @@ def test_rescale_rules():
 
     r = TileRecognizer.__new__(TileRecognizer)
     r.scales = (640, 320)
-    # 1280-wide frames: faces of 20 px are 10 px at 640 -> finer, aiming at 22 px: 1408 capped at 1280
-    assert r._rescale((1280, 720), (640, 320), boxes(20)) == (1280, 640)
+    # 1280-wide frames: faces of 20 px are 10 px at 640 -> finer, aiming at 22 px: 640 * 22 / 10 = 1408 (the
+    # frame enlarged 1.1 times: its own 1280 pixels left the faces at 20 px)
+    assert r._rescale((1280, 720), (640, 320), boxes(20)) == (1408, 704)
     # 26 px = 13 px at 640 -> 640 * 22 / 13 = 1083, rounded up to the 32-pixel grid
     assert r._rescale((1280, 720), (640, 320), boxes(26)) == (1088, 544)
     assert r._rescale((1280, 720), (640, 320), boxes(40)) is None             # 20 px: fine as it is
-    assert r._rescale((640, 360), (640, 320), boxes(10)) is None              # no finer input than the frame
-    assert r._rescale((1280, 720), (640, 320), boxes(20, n=3)) is None        # too few tiles to judge
+    # faces of 5 px: 640 * 22 / 2.5 = 5632, capped at twice the frame's 1280
+    assert r._rescale((1280, 720), (640, 320), boxes(5)) == (2560, 1280)
+    assert r._rescale((640, 360), (640, 320), boxes(10)) == (1280, 640)       # 1408 capped at twice 640
+    assert r._rescale((640, 360), (1280, 640), boxes(5)) is None              # already twice the frame
+    # too few tiles to judge their size: the base scale tries twice as fine once, a finer scale no further
+    assert r._rescale((1280, 720), (640, 320), boxes(20, n=3)) == (1280, 640)
+    assert r._rescale((1280, 720), (1280, 640), boxes(20, n=3)) is None
+    assert r._rescale((320, 180), (640, 320), boxes(20, n=0)) is None         # 640 is twice the frame already
+    # a 4K frame is not enlarged: 3840 at most, where its faces need 640 * 22 / 1 (5 px at 3840 is 0.8 at 640)
+    assert r._rescale((3840, 2160), (640, 320), boxes(5)) == (3840, 1920)
+    assert r._rescale((1920, 1080), (640, 320), boxes(5)) == (2560, 1280)     # 3840 capped at 2560
     # back to the usual scales once the tiles are big again (the camera moved closer)
     assert r._rescale((1280, 720), (1280, 640), boxes(150)) == (640, 320)
 

@@ -33,6 +33,9 @@ CLOSEUP_SCALE = 160     # long side of one more pass when the coarsest scale's b
 CLOSEUP_SIDE = 28.0     # input pixels (at the coarsest scale): a close-up's faces, split into pips at 640
 SMALL_FACE = 15.0       # input pixels: face short side (smaller quarter) below which a finer scale is used
 AIM_FACE = 22.0         # input pixels: what a finer scale aims for (the smaller quarter of the faces)
+UPSCALE_LIMIT = 2.0     # a finer scale enlarges the frame at most this many times (a whole table filmed at 720p)
+UPSCALE_SIDE = 2560     # ... and never past this long side (a 4K frame is read at most at its own size)
+FEW_BOXES = 4           # a full-frame pass at the base scale finding fewer boxes tries twice that scale once
 MAX_PIXELS = 80_000_000      # larger images are refused (decoding them alone takes seconds and GBs)
 MIN_SIDE = 16                # smaller images give an empty result
 
@@ -464,18 +467,22 @@ class TileRecognizer:
     def _rescale(self, size: tuple[int, int], scales: tuple[int, ...], boxes: TileBoxes) -> tuple[int, ...] | None:
         """New scales for frames of ``size`` when the tiles of a full-frame pass at ``scales`` were too small
         (a quarter of the confident faces' short sides below ``SMALL_FACE`` input pixels at the finest scale:
-        the far side of a seat camera's view counts) or, after an earlier
-        change, have grown too big for it; None when ``scales`` suit them."""
+        the far side of a seat camera's view counts; the frame enlarged up to ``UPSCALE_LIMIT`` times, to a long
+        side of ``UPSCALE_SIDE`` at most, where its own pixels are not enough), or so small that the base scale
+        found fewer than ``FEW_BOXES`` (twice that scale is tried), or, after an earlier change, have grown too
+        big for it; None when ``scales`` suit them."""
         score = boxes.score
-        if len(score) < 4:
-            return None
-        side = np.percentile(np.minimum(boxes.obb[:, 2], boxes.obb[:, 3])[score >= np.median(score)], 25)
         top, long_side = max(scales), max(size)
-        face = side * top / long_side
-        if face < SMALL_FACE and top < long_side:
-            new = int(min(long_side, top * AIM_FACE / max(face, 1.0)) + 31) // 32 * 32
-            return (new, new // 2) if new > top else None
         base = max(self.scales)
+        limit = max(long_side, min(int(UPSCALE_LIMIT * long_side), UPSCALE_SIDE))
+        if len(score) < FEW_BOXES:   # faces too small to be found at all here (or no tiles): once, twice as fine
+            new = min(limit, 2 * top) // 32 * 32
+            return (new, new // 2) if top == base and new > top else None
+        side = np.percentile(np.minimum(boxes.obb[:, 2], boxes.obb[:, 3])[score >= np.median(score)], 25)
+        face = side * top / long_side
+        if face < SMALL_FACE and top < limit:
+            new = int(min(limit, top * AIM_FACE / max(face, 1.0)) + 31) // 32 * 32
+            return (new, new // 2) if new > top else None
         if top > base and face > 3 * AIM_FACE:
             return self.scales
         return None
