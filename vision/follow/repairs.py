@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from .tile_codes import is_bonus, plain_code, sorted_codes
-from .views import GameContext, SeatView, TableView, meld_grows, newly_aside, still_aside
+from .tile_codes import plain_code, sorted_codes
+from .views import GameContext, SeatView, TableView, meld_grows, still_aside
 
 
 def _missed_at(have: Sequence[str], want: Sequence[str]) -> int | None:
@@ -127,7 +127,7 @@ def with_problem_parts_pending(followed: TableView, observed: TableView, problem
             if not where and dora == observed.dora:
                 return None
         for i, part in where:
-            seats[i] = _left_pending(followed.seats[i], seats[i], part, frozenset(plain_code(c) for c in tiles))
+            seats[i] = _left_pending(followed.seats[i], seats[i], part)
     return replace(observed, seats=tuple(seats), dora=dora)
 
 
@@ -149,10 +149,9 @@ def _parts_newly_showing(followed: TableView, observed: TableView, plain: set[st
     return where
 
 
-def _left_pending(followed: SeatView, observed: SeatView, part: str, doubted: frozenset[str] = frozenset()
-                  ) -> SeatView:
+def _left_pending(followed: SeatView, observed: SeatView, part: str) -> SeatView:
     """The ``observed`` seat with ``part`` (discards, sideways, melds, aside) as the ``followed`` seat shows
-    it, but for the bonus tiles newly set aside of kinds the problem does not touch (``doubted``: plain codes)."""
+    it."""
     if part == "discards":
         return replace(observed, discards=followed.discards, sideways=followed.sideways)
     if part == "sideways":
@@ -163,8 +162,4 @@ def _left_pending(followed: SeatView, observed: SeatView, part: str, doubted: fr
         stayed = still_aside(followed.bonus, observed.bonus) and still_aside(followed.norths, observed.norths)
         kept: dict[str, Any] = {} if stayed else {"bonus": followed.bonus, "norths": followed.norths}
         return replace(observed, melds=followed.melds, shown=observed.shown[:len(followed.melds)], **kept)
-    # the tiles newly set aside that are bonus tiles are kept: only those that never lie there wait (a meld read
-    # beside the bonus tiles, a discard laid near them)
-    fresh = tuple(c for c in newly_aside(followed.bonus, observed.bonus)
-                  if is_bonus(c) and plain_code(c) not in doubted)
-    return replace(observed, bonus=followed.bonus + fresh, norths=followed.norths)
+    return replace(observed, bonus=followed.bonus, norths=followed.norths)
