@@ -322,7 +322,6 @@ class EventInferrer:
         """A tile newly set aside read as a kind that never lies there (reported as no bonus tile): the path
         with it read as what does lie there (:func:`aside_targets`) when the engine explains the frame so, the
         frame's other problems left pending; the reading is recorded in :attr:`readings`. None otherwise."""
-        budget = max(200, self.max_nodes // 4)
         for _, target, (seat, part, was, now) in aside_targets(obs, followed, observed, game):
             position = game.order[seat]
             rest = [p for p in reported if not (p.kind == "bad_meld" and p.position == position
@@ -335,9 +334,8 @@ class EventInferrer:
             target = with_followed_readings(followed, patched, game, self._unseen)
             if any(m for check in CHECKS for m in check(followed, target, game)):
                 continue
-            path = explain(state, target, game, budget)
+            path = self._read_so(state, target, game, (seat, part, was, now))
             if path is not None:
-                self.readings.append((self.frames, seat, part, was, now))
                 return path
         return None
 
@@ -407,15 +405,20 @@ class EventInferrer:
         """The first of the newly seen tiles' alternative readings (:func:`alternative_targets`, likeliest
         first) less likely than the reading by a log ratio in [``low``, ``high``) that lets the engine explain
         the frame: its path, or None."""
-        budget = max(200, self.max_nodes // 4)
-        for cost, target, (seat, part, was, now) in alternatives:
-            if not low <= cost < high:
-                continue
-            path = explain(state, target, game, budget)
+        for cost, target, reading in alternatives:
+            path = self._read_so(state, target, game, reading) if low <= cost < high else None
             if path is not None:
-                self.readings.append((self.frames, seat, part, was, now))
                 return path
         return None
+
+    def _read_so(self, state: PlayState, target: TableView, game: GameContext, reading: tuple[int, str, str, str]):
+        """The path the engine finds from ``state`` to ``target``, a frame with one tile read otherwise
+        (``reading``: seat, part, read, taken), within an alternative's budget; the reading is recorded in
+        :attr:`readings` when one is found."""
+        path = explain(state, target, game, max(200, self.max_nodes // 4))
+        if path is not None:
+            self.readings.append((self.frames, *reading))
+        return path
 
     def _call(self, obs: TableObservation, state: PlayState, followed: TableView, observed: TableView,
               game: GameContext):
