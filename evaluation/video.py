@@ -25,10 +25,12 @@ RULE_SYSTEMS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
 
 
 def frame_observations(video, frames=None, noise: float = 0.03, seed: int = 0,
-                       recognizer=None) -> list[TableObservation]:
+                       recognizer=None, zones_from_labels: bool = False) -> list[TableObservation]:
     """Each frame of a generated hand read the way ``eval-reconstruction`` reads a scene: its labels as
     detector-like boxes with ``noise`` (or the rendered image through ``recognizer``), the camera's own
-    calibration, the players' positions known."""
+    calibration, the players' positions known. ``zones_from_labels`` (a diagnosis, with ``recognizer``): the
+    read tiles are placed in the zones fitted to the frame's labels instead of those fitted to the tiles read,
+    so what a misfitted wall ring costs is measured apart from what misread tiles cost."""
     from datasets.hand_video import frame_detections
     from vision.reconstruct import reconstruct
 
@@ -41,7 +43,11 @@ def frame_observations(video, frames=None, noise: float = 0.03, seed: int = 0,
             dets = recognizer.recognize(video.render(f), variant=video.variant, sticky=True).tiles
         else:
             dets = frame_detections(video, f, noise, seed)
-        out.append(reconstruct(dets, cal, video.variant, positions=video.positions))
+        zones = None
+        if zones_from_labels and recognizer is not None:
+            zones = reconstruct(frame_detections(video, f, noise, seed), cal, video.variant,
+                                positions=video.positions).zones_fitted
+        out.append(reconstruct(dets, cal, video.variant, positions=video.positions, zones=zones))
     return out
 
 
@@ -111,14 +117,16 @@ def live_inferrer(video, recognizer, reads: int = LIVE_READS, taps: int = 0):
 
 
 def evaluate_hand(variant: str, seed: int, *, noise: float = 0.03, recognizer=None, short_wall: int | None = None,
-                  view: str | None = None, framing: str = "table", live: bool = False, taps: int = 0) -> dict:
+                  view: str | None = None, framing: str = "table", live: bool = False, taps: int = 0,
+                  zones_from_labels: bool = False) -> dict:
     from datasets.hand_video import generate_hand_video
 
     video = generate_hand_video(variant, seed, short_wall=short_wall, view=view, framing=framing)
     if live:
         inf = live_inferrer(video, recognizer, taps=taps)
     else:
-        observations = frame_observations(video, noise=noise, seed=seed, recognizer=recognizer)
+        observations = frame_observations(video, noise=noise, seed=seed, recognizer=recognizer,
+                                          zones_from_labels=zones_from_labels)
         inf = infer(video, observations)
     expected = video.camera_log()
     matched, first = compare_logs(inf.events, expected)
@@ -191,8 +199,13 @@ def cmd_eval_video(args: argparse.Namespace) -> int:
     if args.taps < 0:
         print(f"error: --taps must be 0 or more, not {args.taps}", file=sys.stderr)
         return 2
+    if args.zones_from_labels and (not args.from_images or args.live):
+        print("error: --zones-from-labels places the tiles read on each frame on its own: give --from-images "
+              "without --live", file=sys.stderr)
+        return 2
     res = run(variants, args.hands, args.seed, noise=args.noise, recognizer=recognizer, short_wall=args.short_wall,
-              view=args.view, framing=args.framing, live=args.live, taps=args.taps)
+              view=args.view, framing=args.framing, live=args.live, taps=args.taps,
+              zones_from_labels=args.zones_from_labels)
     if args.json:
         print(json.dumps(res))
         return 0
@@ -201,6 +214,8 @@ def cmd_eval_video(args: argparse.Namespace) -> int:
     mode = ("rendered images + recogniser" + (f", live pipeline, each frame read {LIVE_READS} times" if args.live
                                               else ", each frame on its own") if args.from_images
             else f"labels, box noise {args.noise:g}")
+    if args.zones_from_labels:
+        mode += ", zones fitted to the labels"
     if args.taps:
         mode += f", a user correcting up to {args.taps} wrong tiles per hand ({TAPS_PER_FRAME} per frame shown " \
                 "with a problem)"
@@ -242,6 +257,9 @@ def register(sub) -> None:
     p.add_argument("--cache", metavar="DIR",
                    help="with --from-images: keep each frame's reading in DIR and take it from there when the frame, "
                         "the models and the reading code are the same (for changes to rebuilding and following)")
+    p.add_argument("--zones-from-labels", action="store_true",
+                   help="with --from-images (a diagnosis): place the tiles read in the zones fitted to each frame's "
+                        "labels, not to the tiles read, to measure what a misfitted wall ring costs")
     add_output_options(p, "print the first difference of failed hands")
     p.set_defaults(func=cmd_eval_video)
 
