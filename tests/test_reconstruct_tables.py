@@ -391,3 +391,50 @@ def test_a_back_boxed_between_the_wall_and_a_face_up_hand_is_left_out():
     assert STRAY_BACK_OFF == 0.7
     assert obs.seat(0).hand == truth.seats[0].hand
     assert [(u["code"], p.kind) for u, p in zip(obs.unplaced, obs.problems, strict=True)] == [("bk", "unplaced")]
+
+
+def test_a_pong_whose_sideways_tile_is_boxed_upright_and_misread_is_still_that_pong():
+    """A pong of 9p called from position 2, its sideways tile (the third) boxed upright beside the others and
+    read 3p, 9p not in its top 3 (generated korean-3p hand 0 showed its pong of 9p so, the squeezed crop of the
+    sideways tile read 3p or 8p, and the three went to the bonus area as tiles never set aside): the end tile
+    that reads otherwise is the sideways tile, read as the others' kind."""
+    truth = sanma_table([meld(["9p", "9p", "9p"], source=2)])
+
+    def edit(dets, labels):
+        _all_upright(1.0)(dets, labels)
+        _misread_as(("meld", 0, 0, 2), "3p", [("3p", 0.8), ("8p", 0.1), ("6p", 0.05)])(dets, labels)
+
+    obs, _ = read(truth, edit=edit)
+    assert [(m.type, m.sideways, m.source, m.notation) for m in obs.seat(0).melds] == [("pong", 2, 2, "[999p@2]")]
+    assert [(c["read"], c["now"]) for c in obs.meta["melds_reread"]] == [("3p", "9p")]
+    assert not obs.seat(0).bonus and not obs.problems
+
+
+def test_a_middle_tile_read_otherwise_makes_no_pong_at_a_three_player_table():
+    """The same pong with its middle tile read 3p instead: no sideways tile lies in the middle where three
+    play, so the group stays what it reads, and the page says so."""
+    truth = sanma_table([meld(["9p", "9p", "9p"], source=2)])
+
+    def edit(dets, labels):
+        _all_upright(1.0)(dets, labels)
+        _misread_as(("meld", 0, 0, 1), "3p", [("3p", 0.8), ("8p", 0.1), ("6p", 0.05)])(dets, labels)
+
+    obs, _ = read(truth, edit=edit)
+    assert obs.seat(0).melds == [] and obs.seat(0).bonus == ["9p", "3p", "9p"]
+    assert obs.problems[-1].message == "9p 3p 9p in the bonus area of position 0 is not a bonus tile."
+
+
+def test_a_second_red_five_is_read_as_the_plain_five():
+    """A hand with 0s and 5s, its 5s read 0s (0.7; red and plain fives differ by their colour only): the
+    sanma set has one red 0s, so the less sure of the two is the plain five, and the frame has no problem
+    (generated sanma hand 1 was lost so for 54 of its 114 events: its camera hand never matched again)."""
+    hand = ["1p", "2p", "3p", "4p", "6p", "7p", "8p", "9p", "4s", "0s", "5s", "5z", "5z"]
+    truth = sanma_table()
+    truth.seats[0].hand = hand
+    obs, _ = read(truth, edit=_misread_as(("hand", 0, 10), "0s", [("0s", 0.7), ("5s", 0.25), ("6s", 0.02)]))
+    assert obs.seat(0).hand == hand
+    assert obs.problems == []
+    assert [(c["read"], c["now"]) for c in obs.meta["copies_reread"]] == [("0s", "5s")]
+    # the sure one read plain instead stays so: no red five is made up
+    obs, _ = read(truth, edit=_misread_as(("hand", 0, 9), "5s", [("5s", 0.9), ("0s", 0.05), ("6s", 0.02)]))
+    assert obs.seat(0).hand == hand[:9] + ["5s", "5s"] + hand[11:]

@@ -46,6 +46,12 @@ BONUS_SUITS = "fgah"
 
 #: the parse cost of a meld made a set by reading a tile as its next best (besides how much less likely)
 MELD_REREAD_COST = 2.0
+#: the parse cost of a pong or kong whose tile where a sideways tile lies reads as another kind and no tile as
+#: sideways: that tile taken as its sideways tile, boxed upright and misread through its squeezed crop (a
+#: generated korean-3p pong of 9p read 9p 9p 3p); set below three tiles of the bonus area, never a pong
+ODD_TILE_COST = 11.0
+#: neighbours of a group closer than this many tile widths are one tile boxed twice
+SPLIT_BOX = 0.8
 #: the least probability of a top-3 reading a meld may take (a sideways pong tile far away is often read as a
 #: neighbouring honour with its own kind a few per cent behind)
 MELD_READING_FLOOR = 0.02
@@ -211,7 +217,7 @@ def resolve_copies(obs: TableObservation, pieces: list[Piece], part: dict, varia
     left for :func:`check` to report."""
     lists = {"hand": lambda s: s.hand, "discard": lambda s: s.discards, "bonus": lambda s: s.bonus,
              "north": lambda s: s.norths}
-    changed: list[dict] = []
+    changed: list[dict] = _plain_fives(obs, pieces, part, variant, lists)
     tried: set[int] = set()
     while True:
         seen = _counted(obs)
@@ -223,10 +229,8 @@ def resolve_copies(obs: TableObservation, pieces: list[Piece], part: dict, varia
         p = min(cands, key=lambda q: (q.confidence, q.index))
         tried.add(p.index)
         where, position, at = part[p.index]
-        if where == "hand":
-            s = obs.seat(position)
-            if s is None or mostly_backs(s.hand) or tops_only(s.hand, len(s.melds)):
-                continue
+        if where == "hand" and not _hand_read(obs, position):
+            continue
         alt = next((c for c, q in _alternatives(p) if q >= floor and _plain(c) != _plain(p.code)
                     and in_set(c, variant) and _fits_part(c, where, variant)
                     and seen[_plain(c)] < variant.copies.get(_kind(c), 0)), None)
@@ -242,6 +246,32 @@ def resolve_copies(obs: TableObservation, pieces: list[Piece], part: dict, varia
             obs.centre_discards.sort(key=_canon)
         changed.append({"index": p.index, "read": p.code, "now": alt})
         p.code = alt
+
+
+def _hand_read(obs: TableObservation, position: int) -> bool:
+    """Whether the seat's hand is read face by face (not seen from behind, not only its tops)."""
+    s = obs.seat(position)
+    return s is not None and not mostly_backs(s.hand) and not tops_only(s.hand, len(s.melds))
+
+
+def _plain_fives(obs: TableObservation, pieces: list[Piece], part: dict, variant, lists: dict) -> list[dict]:
+    """More red fives of a suit than the set has (a sanma camera hand read 0s twice): the least sure of them
+    (not in a meld) is read as the plain five, the same tile kind, until the set's number is left. Changes the
+    observation's lists in place; returns what was changed (index, read, now)."""
+    changed: list[dict] = []
+    while True:
+        reds = Counter(c for c, _ in _placed(obs) if c[0] == "0")
+        over = {c for c, n in reds.items() if _kind(c) is not None and n > variant.red_fives.get(_kind(c), 0) > 0}
+        cands = [p for p in pieces if p.code in over and part.get(p.index, ("",))[0] in lists
+                 and (part[p.index][0] != "hand" or _hand_read(obs, part[p.index][1]))]
+        if not cands:
+            return changed
+        p = min(cands, key=lambda q: (q.confidence, q.index))
+        where, position, at = part[p.index]
+        plain = _plain(p.code)
+        lists[where](obs.seat(position))[at] = plain
+        changed.append({"index": p.index, "read": p.code, "now": plain})
+        p.code = plain
 
 
 # --------------------------------------------------------------------------- mapping
@@ -427,6 +457,27 @@ def _spaced(tiles: list[Piece], tw: float, th: float) -> int | None:
     return found[0] if len(found) == 1 else None
 
 
+def _odd_tile(tiles: list[Piece], variant, players: int, tw: float) -> tuple[int | None, str]:
+    """(the index of the tile of a group of face-up tiles, at a place a meld's sideways tile lies, that reads as
+    another kind than all the others and less surely than each of them, the others' kind), or (None, ""): the
+    others of one kind, none set aside (jokers stand in for it where the rules have them). The sideways tile of a
+    pong or kong boxed upright and misread through its squeezed crop (:data:`ODD_TILE_COST`); a sure odd tile is
+    more likely the misread others' true kind. Tiles closer than :data:`SPLIT_BOX` tile widths are one tile
+    boxed twice (generated sanma hand 4: the sideways 4p of a pong boxed as two halves read 2p 2p): no guess."""
+    if any(p.back for p in tiles) or any(b.x - a.x < SPLIT_BOX * tw for a, b in zip(tiles, tiles[1:], strict=False)):
+        return None, ""
+    codes = [_plain(p.code) for p in tiles]
+    for odd in range(len(tiles)):
+        if _source_of(odd, len(tiles), players) is None:
+            continue
+        rest = {c for k, c in enumerate(codes) if k != odd and not (c == "jk" and variant.has_jokers)}
+        kind = next(iter(rest)) if len(rest) == 1 else ""
+        least_sure = all(tiles[odd].confidence < p.confidence for k, p in enumerate(tiles) if k != odd)
+        if kind and codes[odd] != kind and least_sure and not _set_aside(kind, variant) and _kind(kind) is not None:
+            return odd, kind
+    return None, ""
+
+
 def _source_of(index: int, size: int, players: int) -> int | None:
     if index == 0:
         return 1
@@ -516,12 +567,20 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, tile_h: float
                 s_guess = _spaced(tiles, tw, th)
             if s_guess is not None:
                 side, guessed = [s_guess], 3.0
+        odd, others = _odd_tile(tiles, variant, players, tw) if not side and len(tiles) in (3, 4) else (None, "")
+        if odd is not None:
+            side, guessed = [odd], ODD_TILE_COST
         if len(side) == 1 and not any(p.back for p in tiles):
             s = side[0]
             extra = tiles[s].extra.code if tiles[s].extra is not None else None
+            if odd is not None:     # read as the kind of the others
+                codes = [c if k != odd else others for k, c in enumerate(codes)]
             shape = resolve_meld(codes, s, extra, variant)
             src = _source_of(s, len(tiles), players)
             cost = inner_cost(i, j) + guessed
+            if odd is not None and shape is None:
+                meld_cache[(i, j)] = None
+                return None
             if shape is None:
                 # a tile of the meld misread: its next best readings that make it a set (a pong of 7z read
                 # 7z 1z 4z far across the table)
