@@ -438,3 +438,19 @@ def test_a_second_red_five_is_read_as_the_plain_five():
     # the sure one read plain instead stays so: no red five is made up
     obs, _ = read(truth, edit=_misread_as(("hand", 0, 9), "5s", [("5s", 0.9), ("0s", 0.05), ("6s", 0.02)]))
     assert obs.seat(0).hand == hand[:9] + ["5s", "5s"] + hand[11:]
+
+
+def test_a_joker_standing_in_a_pong_is_not_taken_for_a_misread_tile():
+    """Three-kaki: 5p 5p jk laid upright, the joker read least surely: a joker stands in for the pong's kind, so
+    it is no sideways tile misread (it would be recorded as a 5p); a 4p there is."""
+    from assistant.variants import get_variant
+    from vision.reconstruct import Piece, _odd_tile
+
+    def piece(code, x, conf):
+        return Piece(0, code, True, conf, np.zeros(2), np.array([0.0, 35.0]), 26.0, x=x)
+
+    kaki = get_variant("three-kaki")
+    assert _odd_tile([piece("5p", 0, 0.9), piece("5p", 27, 0.9), piece("jk", 54, 0.5)], kaki, 3, 26.0) == (None, "")
+    assert _odd_tile([piece("5p", 0, 0.9), piece("5p", 27, 0.9), piece("4p", 54, 0.5)], kaki, 3, 26.0) == (2, "5p")
+    # closer than 0.8 tile widths: one tile boxed twice, no guess
+    assert _odd_tile([piece("5p", 0, 0.9), piece("5p", 15, 0.9), piece("4p", 42, 0.5)], kaki, 3, 26.0) == (None, "")

@@ -470,6 +470,8 @@ def _odd_tile(tiles: list[Piece], variant, players: int, tw: float) -> tuple[int
     for odd in range(len(tiles)):
         if _source_of(odd, len(tiles), players) is None:
             continue
+        if codes[odd] == "jk" and variant.has_jokers:
+            continue     # a joker stands in for the others' kind: it is no misreading
         rest = {c for k, c in enumerate(codes) if k != odd and not (c == "jk" and variant.has_jokers)}
         kind = next(iter(rest)) if len(rest) == 1 else ""
         least_sure = all(tiles[odd].confidence < p.confidence for k, p in enumerate(tiles) if k != odd)
