@@ -64,9 +64,14 @@ class Tile:
 
     @classmethod
     def from_code(cls, code: str) -> Tile:
+        tile = _BY_CODE.get(code) if isinstance(code, str) else None
+        if tile is not None:   # tiles are immutable and unique per (kind, red): a code names one for good
+            return tile
         tiles = parse_tiles(code)
         if len(tiles) != 1:
             raise TileError(code, 0, "expected exactly one tile")
+        if len(_BY_CODE) < 1024:
+            _BY_CODE[code] = tiles[0]
         return tiles[0]
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -141,6 +146,10 @@ def _code_of(kind: int, red: bool) -> str:
         return "bk"
     s = suit_of(kind)
     return f"{0 if red else rank_of(kind)}{s}"
+
+
+#: codes already read by :meth:`Tile.from_code` (bounded: spaced or odd spellings of a code are kept too)
+_BY_CODE: dict[str, Tile] = {}
 
 
 def sort_key(tile: Tile) -> tuple[int, int]:

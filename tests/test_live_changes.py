@@ -316,3 +316,28 @@ def test_coarse_scale_skipped_only_when_the_calibration_says_faces_are_small(tmp
     la.skip_coarse = False
     la.calibration = from_corners([(360, 640), (920, 640), (920, 80), (360, 80)], size)
     assert la._detect_scales(size) is None
+
+
+def test_a_local_pass_skips_the_coarse_scale_where_the_faces_of_its_regions_are_small(tmp_path):
+    from vision.calibration import from_corners
+    from vision.live import LiveAnalyzer
+
+    class Scales:
+        scales = (640, 320)
+        nms_iou = 0.3
+
+    la = LiveAnalyzer("sanma", camera_id="test", recognizer=Scales(), calibration_dir=tmp_path)
+    size = (1280, 720)
+    assert la._local_scales(size, [(560, 110, 720, 160)], 10.0) is None     # not calibrated: both scales
+    # a table seen at a slant: its near edge 2,480 px wide, its far edge 400 px (850 mm: a 26 mm tile is ~76 px
+    # near and ~12 px far); the coarse pass (320 on 1280) adds faces of 16 / 0.25 = 64 px and more, kept while
+    # a face can reach 64 / 1.5 = 43 px
+    la.calibration = from_corners([(-600, 700), (1880, 700), (840, 100), (440, 100)], size)
+    assert la._detect_scales(size) is None                                   # big faces near the camera
+    far, near = [(560, 110, 720, 160)], [(560, 600, 720, 690)]
+    assert 12 < la._max_face_px(size, far, 10.0) < 43 < la._max_face_px(size, near, 10.0)
+    assert la._local_scales(size, far, 10.0) == (640,)                      # a change across the table
+    assert la._local_scales(size, near, 10.0) is None                       # a change at the near edge
+    assert la._local_scales(size, far + near, 10.0) is None                 # both: the near one needs it
+    la.skip_coarse = False
+    assert la._local_scales(size, far, 10.0) is None

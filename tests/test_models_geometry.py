@@ -108,6 +108,67 @@ def test_letterbox_shapes_and_scale():
     assert t.shape == (1, 3, 640, 640) and t.dtype == np.float32
 
 
+def _noise_image(h, w, seed):
+    import cv2
+    rng = np.random.default_rng(seed)
+    return cv2.GaussianBlur(rng.integers(0, 256, (h, w, 3), dtype=np.uint8), (3, 3), 0)
+
+
+@pytest.mark.parametrize("src,size", [((1280, 720), (1184, 666)), ((1920, 1080), (1184, 666)),
+                                      ((1280, 720), (933, 525)), ((1184, 666), (592, 333)), ((640, 480), (1280, 960))])
+def test_resize_window_gives_the_whole_resize_pixels(src, size):
+    import cv2
+    img = _noise_image(src[1], src[0], 7)
+    rng = np.random.default_rng(3)
+    for interp in (cv2.INTER_AREA, cv2.INTER_LINEAR):
+        whole = cv2.resize(img, size, interpolation=interp)
+        for _ in range(25):
+            x0, y0 = int(rng.integers(0, size[0] - 1)), int(rng.integers(0, size[1] - 1))
+            x1, y1 = int(rng.integers(x0 + 1, size[0] + 1)), int(rng.integers(y0 + 1, size[1] + 1))
+            part = G.resize_window(img, size, (x0, y0, x1, y1), interp)
+            assert part.shape == (y1 - y0, x1 - x0, 3)
+            assert np.array_equal(part, whole[y0:y1, x0:x1]), (interp, (x0, y0, x1, y1))
+
+
+def test_resize_plan_spans_whole_periods():
+    # 1280 -> 1184 is 40 source pixels to 37: the window 100..200 lies in periods 2..5 (source 80..240, 4 x 37
+    # output pixels, the window 26 pixels in); rows 0..37: period 0
+    plan = G.resize_plan((1280, 720), (1184, 666), (100, 0, 200, 37))
+    assert plan == ((80, 0, 240, 40), (148, 37), (26, 0))
+    assert G.resize_plan((1279, 720), (1184, 666), (0, 0, 10, 10)) is None   # 1279 / 1184: no short period
+
+
+def test_windows_of_a_lazily_letterboxed_frame_are_the_whole_letterbox_pixels():
+    from vision.inference import _letterbox, _Letterboxed
+    img = _noise_image(720, 1280, 11)
+    finer = boxed = None
+    chained = []
+    for long_side in (1184, 592, 296):
+        whole, scale, finer = _letterbox(img, long_side, finer)
+        boxed = _Letterboxed(img, long_side, boxed)
+        assert boxed.shape == whole.shape[:2] and boxed.scale == scale
+        h, w = whole.shape[:2]
+        for x0, y0, x1, y1 in [(0, 0, 64, 64), (96, 32, min(w, 416), min(h, 352)), (0, 0, w, h),
+                               (w - 64, h - 64, w, h)]:
+            assert np.array_equal(boxed.window(x0, y0, x1, y1), whole[y0:y1, x0:x1]), (long_side, x0, y0)
+        chained.append(boxed.finer is not None)
+    # 592x333 is half of 1184x666 (resized from it, as the whole-frame pass does); 296x166 is no whole part of
+    # 592x333: resized from the frame
+    assert chained == [False, True, False]
+
+
+def test_seat_frames_are_the_rotations():
+    from vision.zones import from_seat, seat_rotation, to_seat
+    pts = np.array([[120.0, -35.5], [-3.25, 410.0], [0.0, 0.0]])
+    for k in range(4):
+        p = pts @ seat_rotation(k)
+        assert np.array_equal(to_seat(pts, k), np.column_stack([p[:, 0], -p[:, 1]]))
+        xd = to_seat(pts, k)
+        assert np.array_equal(from_seat(xd, k), np.column_stack([xd[:, 0], -xd[:, 1]]) @ seat_rotation(k).T)
+        assert np.allclose(from_seat(xd, k), pts)
+    assert np.allclose(to_seat(np.array([[0.0, -100.0]]), 0), [[0.0, 100.0]])   # the near player: d = -y
+
+
 def _maps_with_tiles(tiles, hw=(24, 40)):
     """Detector-like output maps with a peak per (cx, cy, w, h, theta, face_up) in input pixels."""
     m = np.zeros((8,) + hw, np.float32)

@@ -289,6 +289,48 @@ def letterbox(image: np.ndarray, long_side: int = 640, multiple: int = 32) -> tu
     return out, scale
 
 
+#: the longest resize period (source pixels per whole number of output pixels) :func:`resize_window` works by
+#: periods; a longer one resizes the whole image
+RESIZE_PERIOD_MAX = 512
+
+
+def resize_plan(src_size: tuple[int, int], size: tuple[int, int], window: tuple[int, int, int, int]
+                ) -> tuple[tuple[int, int, int, int], tuple[int, int], tuple[int, int]] | None:
+    """How to area-resize only a part of an image of ``src_size`` to ``size`` and get the whole resize's pixels
+    in ``window = (x0, y0, x1, y1)`` (output pixels): (the source rectangle, its output size, the window's
+    offset in that output), or None when the scale's period is longer than :data:`RESIZE_PERIOD_MAX`.
+
+    The part spans whole periods of the scale (``p`` source pixels to ``q`` output pixels, ``p / q`` the reduced
+    ratio): an area resize averages each output pixel's own footprint, and footprints end on period boundaries,
+    so such a part gives exactly the whole image's pixels (checked in the tests)."""
+    (w, h), (nw, nh) = src_size, size
+    x0, y0, x1, y1 = window
+    gx, gy = math.gcd(w, nw), math.gcd(h, nh)
+    px, qx, py, qy = w // gx, nw // gx, h // gy, nh // gy
+    if max(px, py) > RESIZE_PERIOD_MAX:
+        return None
+    ax, bx = x0 // qx, min(gx, -(-x1 // qx))
+    ay, by = y0 // qy, min(gy, -(-y1 // qy))
+    return (ax * px, ay * py, bx * px, by * py), ((bx - ax) * qx, (by - ay) * qy), (x0 - ax * qx, y0 - ay * qy)
+
+
+def resize_window(image: np.ndarray, size: tuple[int, int], window: tuple[int, int, int, int],
+                  interpolation: int) -> np.ndarray:
+    """``cv2.resize(image, size, interpolation=interpolation)[y0:y1, x0:x1]`` for ``window = (x0, y0, x1, y1)``
+    (inside ``size``), resizing only the source around the window when the resize is an area one
+    (:func:`resize_plan`): the same pixels, a small part of the work (a local change of a video frame is
+    detected on a window of the letterboxed frame). Linear resizing (an enlargement) places its samples by
+    floating-point arithmetic that differs between a part and the whole in the last bits: it resizes the whole
+    image, as does an area resize whose period is too long."""
+    x0, y0, x1, y1 = window
+    plan = resize_plan((image.shape[1], image.shape[0]), size, window) if interpolation == cv2.INTER_AREA else None
+    if plan is None:
+        return cv2.resize(image, size, interpolation=interpolation)[y0:y1, x0:x1]
+    (sx0, sy0, sx1, sy1), out_size, (ox, oy) = plan
+    part = cv2.resize(image[sy0:sy1, sx0:sx1], out_size, interpolation=interpolation)
+    return part[oy:oy + y1 - y0, ox:ox + x1 - x0]
+
+
 def to_input(image: np.ndarray) -> np.ndarray:
     """BGR uint8 HxWx3 (or a batch) -> float32 NCHW in 0..1."""
     a = np.asarray(image)

@@ -611,10 +611,13 @@ class LiveAnalyzer:
             carried = np.zeros(len(boxes), bool)
             prev_tid = np.full(len(boxes), -1)
         elif w.mode == "local":
+            context = tile_px * self.margin_tiles / 2
+            local = self._local_scales(w.size, w.cores or [], context)
+            if local is not None:
+                scale_kw = {"scales": local}
             with w.feats.lock:
                 sticky_kw = {"sticky": True} if self._scaling else {}
-                new = rec.detect_boxes(w.img, regions=w.cores, context=tile_px * self.margin_tiles / 2, **scale_kw,
-                                       **sticky_kw)
+                new = rec.detect_boxes(w.img, regions=w.cores, context=context, **scale_kw, **sticky_kw)
             boxes, carried, prev_tid = self._merge(prev, new, w.cores or [])
         else:  # replay
             boxes = prev.boxes
@@ -970,17 +973,45 @@ class LiveAnalyzer:
             cache = self._scales_cache = (self.calibration, (size, scales), keep if keep != scales else None)
         return cache[2]
 
-    def _max_face_px(self, size) -> float:
-        """The largest width in frame pixels a tile (``tile_mm``) can have anywhere on the table in view."""
+    def _local_scales(self, size, regions, context: float) -> tuple[int, ...] | None:
+        """The detector's scales for a local pass over ``regions`` (grown by ``context`` pixels): those of
+        :meth:`_detect_scales` without a coarser scale that no tile face in those parts of the frame can reach
+        (the calibration says how wide a tile is there: a change near the camera may hold big faces, one across
+        the table does not). None: the frame's scales as they are."""
+        if not self.skip_coarse or self.calibration is None or not regions:
+            return None
+        rec = self.recognizer
+        scales = self._detect_scales(size) or \
+            tuple(rec.scales_for(size) if self._scaling else getattr(rec, "scales", ()) or ())
+        if len(scales) < 2:
+            return None
+        face = self._max_face_px(size, regions, context)
+        top = max(scales)
+        keep = tuple(s for s in scales if s == top or face * s / max(size) * COARSE_SAFETY >= COARSE_MIN_SIDE)
+        return keep if keep != scales else None
+
+    def _max_face_px(self, size, regions=None, context: float = 0.0) -> float:
+        """The largest width in frame pixels a tile (``tile_mm``) can have anywhere on the table in view, or
+        within ``regions`` of the frame (``(x0, y0, x1, y1)`` pixels, grown by ``context``)."""
         cal = self.calibration
         try:
-            G_ = np.linalg.inv(cal.homography_at(FACE_HEIGHT_MM))   # table (mm) -> image
+            H = cal.homography_at(FACE_HEIGHT_MM)    # image -> table (mm)
+            G_ = np.linalg.inv(H)                    # table (mm) -> image
         except (np.linalg.LinAlgError, ValueError):
             return float("inf")
-        table = getattr(cal, "table_size_mm", None)
-        half = 0.5 * max(table) + 4 * self.tile_mm if table else 550.0   # the table and the hands at its edge
-        g = np.linspace(-half, half, 15)
-        pts = np.array([(x, y) for x in g for y in g])
+        if regions:
+            g = np.linspace(0.0, 1.0, 5)
+            img = np.array([(x0 - context + u * (x1 - x0 + 2 * context), y0 - context + v * (y1 - y0 + 2 * context))
+                            for x0, y0, x1, y1 in regions for u in g for v in g])
+            t = np.c_[np.clip(img, 0, [size[0] - 1, size[1] - 1]), np.ones(len(img))] @ H.T
+            if np.any(t[:, 2] <= 1e-9):        # part of a region lies beyond the table's horizon
+                return float("inf")
+            pts = t[:, :2] / t[:, 2:]
+        else:
+            table = getattr(cal, "table_size_mm", None)
+            half = 0.5 * max(table) + 4 * self.tile_mm if table else 550.0   # the table and the hands at its edge
+            g = np.linspace(-half, half, 15)
+            pts = np.array([(x, y) for x in g for y in g])
         out = 0.0
         for dx, dy in ((self.tile_mm, 0.0), (0.0, self.tile_mm)):
             a = np.c_[pts, np.ones(len(pts))] @ G_.T

@@ -184,8 +184,8 @@ class TableObservation:
     def page_view(self) -> dict:
         """:meth:`to_dict` without the assignments: the table as the page shows it (the page's tiles say where
         each lies)."""
-        view = self.to_dict()
-        view.pop("assignments", None)
+        view = asdict(replace(self, zones_fitted=None, assignments=[]))   # assignments are most of the copying
+        del view["zones_fitted"], view["assignments"]
         return view
 
     @classmethod

@@ -751,12 +751,13 @@ def locate_pieces(detections, calibration: Calibration, players: int = 4, zones:
         xy = np.array([p.xy for p in pieces])
         st = np.array([p.standing for p in pieces])
         err = np.array([p.stand_err for p in pieces])
+        seat_xy = np.stack([to_seat(xy, k) for k in range(4)])   # [side, piece, (x, d)]
         for i, p in enumerate(pieces):
             if p.standing or not st.any():
                 continue
             # two standing neighbours in line with it (the same row, either side)
-            side = int(np.argmax([to_seat(p.xy[None], k)[0, 1] for k in range(4)]))
-            rel = to_seat(xy, side) - to_seat(p.xy[None], side)
+            side = int(np.argmax(seat_xy[:, i, 1]))
+            rel = seat_xy[side] - seat_xy[side, i]
             near = st & (np.abs(rel[:, 1]) < 0.3 * tw) & (np.abs(rel[:, 0]) < 2.3 * tw)
             # ... unless a tile overlaps it that stands or looks more upright: two tiles of one row never
             # overlap, so one of them is on another row (a seat camera sees the far wall's top layer just in
@@ -782,19 +783,20 @@ def locate_pieces(detections, calibration: Calibration, players: int = 4, zones:
     if pieces:
         pos, zn = zones.locate(np.array([p.xy for p in pieces]))
         _wall_row_ends(pieces, pos, zn, zones, tw, th)
-        standing_d = {k: np.array([to_seat(q.xy[None], k)[0, 1] for q in pieces if q.standing])
-                      for k in zones.wall_sides}
-        for p, k, z in zip(pieces, pos, zn, strict=False):
+        seat_xy = np.stack([to_seat(np.array([q.xy for q in pieces]), k) for k in range(4)])
+        standing = np.array([q.standing for q in pieces])
+        standing_d = {k: seat_xy[k, standing, 1] for k in zones.wall_sides}
+        for i, (p, k, z) in enumerate(zip(pieces, pos, zn, strict=False)):
             p.position, p.zone = int(k), z
             if p.standing and z in ("discards", "centre") and \
-                    to_seat(p.xy[None], max(int(k), 0))[0, 1] < zones.inner_limit_of(max(int(k), 0)) - 0.5 * th:
+                    seat_xy[max(int(k), 0), i, 1] < zones.inner_limit_of(max(int(k), 0)) - 0.5 * th:
                 # deep inside the wall ring nothing stands: a lying tile seen at a grazing angle (its mapped
                 # shape stretched by box noise), not a hand tile
                 p.standing = False
             if p.standing and p.back and z == "wall" and k in standing_d:
                 # a back on the line of a wall row that was seen, with no standing row near it: a wall-top
                 # tile whose box noise made it look upright
-                d = to_seat(p.xy[None], int(k))[0, 1]
+                d = seat_xy[int(k), i, 1]
                 others = standing_d[int(k)]
                 near = np.abs(others - d) < 1.5 * th
                 if abs(d - zones.wall_centres[int(k)]) <= 0.17 * th and near.sum() < 3:    # itself and one more
@@ -802,10 +804,10 @@ def locate_pieces(detections, calibration: Calibration, players: int = 4, zones:
             if p.standing and z != "outer":   # only hands stand
                 own = int(pinwheel_owner(p.xy[None], zones.outer_pinwheel)[0])
                 if own < 0:
-                    own = int(np.argmax([to_seat(p.xy[None], j)[0, 1] for j in range(4)]))
+                    own = int(np.argmax(seat_xy[:, i, 1]))
                 p.position, p.zone, k = own, "outer", own
             if k >= 0:
-                x, d = to_seat(p.xy[None], int(k))[0]
+                x, d = seat_xy[int(k), i]
                 p.x, p.d = float(x), float(d)
                 # a shape no lying tile has (much too tall or too flat): standing, its "up" says nothing
                 ratio = np.linalg.norm(p.up) / max(p.width, 1e-6)

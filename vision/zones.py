@@ -24,6 +24,7 @@ estimated from the tiles.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,16 +42,26 @@ def seat_rotation(position: int) -> np.ndarray:
     return np.array([[c, -s], [s, c]])
 
 
+@functools.lru_cache(maxsize=64)
+def _seat_maps(position: int) -> tuple[np.ndarray, np.ndarray]:
+    """(table -> seat, seat -> table) as 2x2 matrices acting on row vectors: the rotation with the distance
+    axis's sign folded in (negating a column or a row is exact, so these give the same numbers as rotating
+    and negating after). Cached: the zones map single points thousands of times a frame."""
+    r = seat_rotation(position)
+    flip = np.array([1.0, -1.0])
+    to, back = r * flip, flip[:, None] * r.T
+    to.flags.writeable = back.flags.writeable = False
+    return to, back
+
+
 def to_seat(xy: np.ndarray, position: int) -> np.ndarray:
     """Table points (N x 2) -> seat frame (N x 2: x to the player's right, d = distance towards the player)."""
-    p = np.asarray(xy, np.float64).reshape(-1, 2) @ seat_rotation(position)  # = R^T p
-    return np.column_stack([p[:, 0], -p[:, 1]])
+    return np.asarray(xy, np.float64).reshape(-1, 2) @ _seat_maps(position)[0]   # R^T p, d negated
 
 
 def from_seat(xd: np.ndarray, position: int) -> np.ndarray:
     """Seat frame (x, d) -> table points."""
-    p = np.asarray(xd, np.float64).reshape(-1, 2)
-    return np.column_stack([p[:, 0], -p[:, 1]]) @ seat_rotation(position).T
+    return np.asarray(xd, np.float64).reshape(-1, 2) @ _seat_maps(position)[1]
 
 
 def toward_centre(position: int) -> np.ndarray:
@@ -266,11 +277,12 @@ class TableZones:
     def outer_limit_of(self, position: int) -> float:
         return float(self.outer_limits.get(position, self.outer_limit))
 
-    def _wall_side(self, p: np.ndarray) -> int:
-        """The side whose wall row line passes nearest ``p`` (within its span), or -1."""
+    def _wall_side(self, p: np.ndarray, seat_xy: np.ndarray | None = None) -> int:
+        """The side whose wall row line passes nearest ``p`` (within its span), or -1. ``seat_xy``: ``p`` in
+        each side's seat frame already (``[side, (x, d)]``)."""
         best, best_k = None, -1
         for k, c in self.wall_centres.items():
-            x, d = to_seat(p[None], k)[0]
+            x, d = to_seat(p[None], k)[0] if seat_xy is None else seat_xy[k]
             span = c + self.tile_h / 2 + 0.5 * self.tile_w
             if abs(x) > span:
                 continue
@@ -288,7 +300,8 @@ class TableZones:
         own_wall = pinwheel_owner(xy, self.wall_pinwheel)
         own_out = pinwheel_owner(xy, self.outer_pinwheel)
         limits = np.array([self.outer_limit_of(j) for j in range(4)])
-        dists = np.column_stack([to_seat(xy, j)[:, 1] for j in range(4)])
+        seat_xy = np.stack([to_seat(xy, j) for j in range(4)], 1)   # [point, side, (x, d)]
+        dists = seat_xy[:, :, 1]
         for i in range(len(xy)):
             k = own_out[i]
             # beyond the outer limit of its own side, or of any side: out past the wall square's corner (the
@@ -298,8 +311,8 @@ class TableZones:
                 zones.append("outer")
                 pos[i] = k
                 continue
-            k = self._wall_side(xy[i]) if self.wall_centres else own_wall[i]
-            if k >= 0 and to_seat(xy[i:i + 1], k)[0, 1] > self.inner_limit_of(k):
+            k = self._wall_side(xy[i], seat_xy[i]) if self.wall_centres else own_wall[i]
+            if k >= 0 and dists[i, k] > self.inner_limit_of(k):
                 zones.append("wall")
                 pos[i] = k
                 continue
