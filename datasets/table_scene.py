@@ -41,11 +41,13 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from assistant.variants import variant_names
+
 from .camera import Camera, rot_z
 from .layout import Placement, SeatPlanner, TileDims
 
 VIEWS = ("overhead", "seat", "oblique")
-RULE_SYSTEMS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
+RULE_SYSTEMS = tuple(variant_names())
 
 
 def _cross2(a, b):

@@ -36,11 +36,12 @@ from collections import Counter
 
 import numpy as np
 
+from assistant.variants import variant_names
 from vision.calibration import Calibration, estimate_from_tiles, from_camera, from_corners
 from vision.observation import MeldObservation, SeatObservation, TableObservation
 from vision.reconstruct import reconstruct
 
-RULE_SYSTEMS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
+RULE_SYSTEMS = tuple(variant_names())
 
 
 def expected_observation(scene, labels=None, seating: str = "known") -> TableObservation:

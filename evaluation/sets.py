@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from assistant.variants import variant_names
 from vision import geometry as G
 from vision.inference import KINDS
 
@@ -31,7 +32,7 @@ CLOSEUP_SEED = 6161
 EMPTY_SEED = 7171
 HELD_SEED = 8181
 ENROLL_SEED = 9191
-ENROLL_VARIANTS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
+ENROLL_VARIANTS = tuple(variant_names())
 
 
 def _held_bank():

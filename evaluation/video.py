@@ -17,11 +17,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from assistant.variants import variant_names
 from evaluation.logs import compare_logs
 from vision.follow import EventInferrer
 from vision.observation import TableObservation
 
-RULE_SYSTEMS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
+RULE_SYSTEMS = tuple(variant_names())
 
 
 def frame_observations(video, frames=None, noise: float = 0.03, seed: int = 0,

@@ -28,6 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from assistant.variants import variant_names
 from datasets.art import ArtLibrary
 from datasets.codes import TILE_CODES
 from datasets.procedural import (
@@ -175,7 +176,7 @@ def scene_frames(roots: list[str]):
                 yield img, rec["tiles"]
 
 
-TABLE_VARIANTS = ("sanma", "korean-3p", "hong-kong", "three-kaki")
+TABLE_VARIANTS = tuple(variant_names())
 
 
 def table_frames(count: int, seed: int, art: ArtLibrary | None = None):

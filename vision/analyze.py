@@ -18,7 +18,7 @@ import numpy as np
 from assistant.errors import TileError
 from assistant.hand import parse_hand
 from assistant.tiles import parse_tiles
-from assistant.variants import get_variant
+from assistant.variants import get_variant, variant_names
 
 
 def own_hand_analysis(hand_codes: list[str], melds: list[str], visible: list[str], variant: str) -> dict[str, Any]:
@@ -154,7 +154,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 def register(sub) -> None:
     p = sub.add_parser("analyze", help="tiles in a photo, the rebuilt table, and the own hand's waits and advice")
     p.add_argument("image")
-    p.add_argument("--variant", "-v", default="sanma", choices=["sanma", "korean-3p", "hong-kong", "three-kaki"])
+    p.add_argument("--variant", "-v", default="sanma", choices=variant_names())
     p.add_argument("--camera-id", default="default", help="use this camera's saved calibration if there is one")
     p.add_argument("--dir", help="calibration folder")
     p.add_argument("--tile-mm", type=float, default=26.0)

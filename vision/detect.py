@@ -13,6 +13,8 @@ import sys
 
 import cv2
 
+from assistant.variants import variant_names
+
 OVERLAY_TYPES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 
 
@@ -93,7 +95,7 @@ def register(sub) -> None:
     p.add_argument("--threshold", type=float, default=None,
                    help="detector centre-score threshold (default 0.5: vision.inference.DET_THRESHOLD)")
     p.add_argument("--threads", type=threads_arg, default=2, help="CPU threads for the models (1-64)")
-    p.add_argument("--variant", "-v", choices=["sanma", "korean-3p", "hong-kong", "three-kaki"],
+    p.add_argument("--variant", "-v", choices=variant_names(),
                    help="read only the tile kinds of this rule system's set")
     p.add_argument("--tileset", metavar="NAME", help="read with this enrolled tile set (default: the one chosen "
                    "with `tileset use`; 'none' for none)")

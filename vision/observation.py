@@ -26,6 +26,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from assistant.variants import variant_names
+
 if TYPE_CHECKING:
     from .zones import TableZones
 
@@ -36,7 +38,7 @@ OBSERVATION_SCHEMA: dict = {
     "type": "object",
     "required": ["variant", "players", "seats", "dora_indicators", "centre_discards", "problems"],
     "properties": {
-        "variant": {"type": "string", "enum": ["sanma", "korean-3p", "hong-kong", "three-kaki"]},
+        "variant": {"type": "string", "enum": variant_names()},
         "players": {"type": "integer", "enum": [3, 4]},
         "seats": {"type": "array", "items": {"$ref": "#/$defs/seat"}},
         "dora_indicators": {"type": "array", "items": {"$ref": "#/$defs/code"}},

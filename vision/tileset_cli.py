@@ -14,9 +14,11 @@ import argparse
 import json
 import sys
 
+from assistant.variants import variant_names
+
 from .tilesets import TileSetError
 
-VARIANTS = ["sanma", "korean-3p", "hong-kong", "three-kaki"]
+VARIANTS = variant_names()
 
 
 def chosen_tileset(name: str | None):
