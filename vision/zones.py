@@ -43,25 +43,25 @@ def seat_rotation(position: int) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=64)
-def _seat_maps(position: int) -> tuple[np.ndarray, np.ndarray]:
-    """(table -> seat, seat -> table) as 2x2 matrices acting on row vectors: the rotation with the distance
-    axis's sign folded in (negating a column or a row is exact, so these give the same numbers as rotating
-    and negating after). Cached: the zones map single points thousands of times a frame."""
+def _rotation(position: int) -> np.ndarray:
+    """:func:`seat_rotation`, kept (read-only): the zones map single points thousands of times a frame."""
     r = seat_rotation(position)
-    flip = np.array([1.0, -1.0])
-    to, back = r * flip, flip[:, None] * r.T
-    to.flags.writeable = back.flags.writeable = False
-    return to, back
+    r.flags.writeable = False
+    return r
 
 
 def to_seat(xy: np.ndarray, position: int) -> np.ndarray:
     """Table points (N x 2) -> seat frame (N x 2: x to the player's right, d = distance towards the player)."""
-    return np.asarray(xy, np.float64).reshape(-1, 2) @ _seat_maps(position)[0]   # R^T p, d negated
+    p = np.asarray(xy, np.float64).reshape(-1, 2) @ _rotation(position)  # = R^T p
+    p[:, 1] = -p[:, 1]
+    return p
 
 
 def from_seat(xd: np.ndarray, position: int) -> np.ndarray:
     """Seat frame (x, d) -> table points."""
-    return np.asarray(xd, np.float64).reshape(-1, 2) @ _seat_maps(position)[1]
+    p = np.array(xd, np.float64).reshape(-1, 2)
+    p[:, 1] = -p[:, 1]
+    return p @ _rotation(position).T
 
 
 def toward_centre(position: int) -> np.ndarray:
