@@ -278,6 +278,23 @@ def test_a_camera_hand_read_one_tile_short_is_dealt_with_that_tile_unread():
     assert game.hand == expected[:len(game.hand)]
 
 
+def test_a_camera_hand_tile_the_detector_keeps_missing_is_followed_unseen():
+    """The camera player's 1s is read in the first frames, then missed for 25 frames (frames 5-29) while the
+    hand draws, discards and calls a pong: each frame is followed with 1s unseen (a hand one short of a size
+    the rule system holds, or one that still lacks the tile the frame before missed), and the log is the
+    script's with no problem. Before, the frames that showed 12 tiles were skipped and a draw frame's hand of 13
+    took 1s for the drawn 6p (the hand re-read and its deal rewritten), 45 of 48 events."""
+    video, observations, expected = hand(*SANMA_55)
+    cam = video.camera
+    stream = [_missed(o, cam, "1s") if 5 <= i < 30 else o for i, o in enumerate(observations)]
+    assert all(_seat(o.to_dict(), cam)["hand"].count("1s") == _seat(p.to_dict(), cam)["hand"].count("1s") - 1
+               for o, p in zip(stream[5:30], observations[5:30], strict=True))
+    assert any(e.type == "pong" and e.seat == video.camera_seat
+               for e in expected[video.frames[5].event_index:video.frames[30].event_index])
+    inf = _exact(video, stream)
+    assert not inf.problems and inf.rereads == []
+
+
 def test_a_dealt_tile_unread_in_the_first_frames_is_settled_when_a_frame_reads_it():
     """The camera player's 1s is missed in the first three frames, then read: the frame that reads the hand
     with one tile more than followed settles the unread tile as that tile, and the deal is rewritten."""

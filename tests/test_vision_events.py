@@ -202,9 +202,32 @@ def test_a_discard_vanishing_without_a_meld_is_a_problem():
     assert p.kind == "impossible" and "vanished from the discard row, but no new meld shows it" in p.message
 
 
-def test_a_camera_hand_one_tile_short_is_a_problem():
+def test_a_camera_hand_one_tile_short_in_a_frame_is_followed_with_that_tile_unseen():
+    """A frame that misses the camera player's 7z (a hand of 12): the frame is followed as the hand with 7z
+    unseen (the detector missed it), no problem, and the frame's own move is taken then, not a frame later.
+    Before, the frame was skipped as an impossible hand of 12."""
     video, observations, _ = hand("sanma", 10, 12)
-    p = _problems_then_resume(video, observations, 14, lambda d: _seat(d, 0)["hand"].pop())
+    stream = list(observations)
+    stream.insert(14, _with(observations[14], lambda d: _seat(d, 0)["hand"].pop()))
+    assert _seat(stream[14].to_dict(), 0)["hand"][-1] == "5z" and len(_seat(stream[14].to_dict(), 0)["hand"]) == 12
+    inf = EventInferrer(video.variant, camera=video.camera, dealer=video.dealer, positions=video.positions)
+    out = [inf.feed(o) for o in stream]
+    inf.finish()
+    assert not inf.problems and inf.events == video.camera_log()
+    assert [e.to_json() for e in out[14]] == [{"type": "draw", "seat": 2, "tile": "bk"},
+                                              {"type": "discard", "seat": 2, "tile": "1s"}]
+
+
+def test_a_camera_hand_short_by_a_misread_tile_too_is_still_a_problem():
+    """A hand of 12 whose tiles are not all the followed hand's (one missed, another misread as a tile the
+    hand does not hold): no tile is taken as missed, the frame is reported and the next ones resume."""
+    video, observations, _ = hand("sanma", 10, 12)
+
+    def short_and_misread(d):
+        h = _seat(d, 0)["hand"]
+        h.pop()
+        h[0] = "9p"
+    p = _problems_then_resume(video, observations, 14, short_and_misread)
     assert p.kind == "observation" and "counts 12" in p.message
 
 

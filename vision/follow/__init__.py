@@ -45,6 +45,11 @@ observation problem confined to a part of a seat (a tile that cannot lie in a bo
 other tile for :data:`.corrections.DISPUTE_FRAMES` frames in a row (a user's correction, a better view) takes that
 reading: its event is rewritten and the engine replays the hand (:attr:`EventInferrer.corrected`).
 
+A tile of the camera player's hand the detector misses in a frame does not stop it either
+(:func:`.views.with_missed_tiles`): a hand one or two tiles short of a size the rule system holds, every tile it
+shows the followed hand's, is followed with those tiles unseen (the state's hand shows them and may hold them);
+the next frames, while they still lack the tile, are followed so too, even once the hand draws or calls again.
+
 A tile of the camera player's hand read wrongly so far is re-read when the table shows what it is (the user's
 correction, or its discard): the event that brought it in is corrected, the engine replays the hand, the
 change is explained again (:attr:`EventInferrer.rereads`) and :class:`TableGame` follows the replayed hand.

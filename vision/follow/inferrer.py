@@ -71,6 +71,7 @@ from .views import (
     observed_view,
     public_tiles,
     tile_count,
+    with_missed_tiles,
 )
 
 #: a table with no discards after a played one is the next deal when, in two frames in a row, the camera
@@ -160,6 +161,8 @@ class EventInferrer:
         self._doubt_misses: set[tuple] = set()   # (tile, reading, state, target) tried in vain
         # code -> frames in a row that read every copy of it the followed camera hand holds surely
         self._sure: dict[str, int] = {}
+        # the camera hand's tiles the last frame did not show (the detector missed them: :meth:`_missed_tiles`)
+        self._recent_missed: Counter = Counter()
 
     @property
     def state(self) -> PlayState | None:
@@ -280,6 +283,7 @@ class EventInferrer:
         reported = self._settle_by_copies(reported)
         state, followed = self._replayed(game)     # a doubt settled by the copies replayed the hand
         reported = [p for p in reported if not _short_by_unread(p, followed, observed, game)]
+        observed, reported = self._missed_tiles(followed, observed, reported, game)
         path = self._aside_read(obs, state, followed, observed, reported, game) if reported else None
         if path is not None:   # a tile set aside misread, read as what the game lets lie there
             return self._followed(path, obs, game)
@@ -308,6 +312,21 @@ class EventInferrer:
             return self._problem("unexplained", f"No moves in turn order explain what changed ({changed}); the "
                                                 "frame is skipped.")
         return self._followed(path, obs, game)
+
+    def _missed_tiles(self, followed: TableView, observed: TableView, reported: Sequence, game: GameContext
+                      ) -> tuple[TableView, list]:
+        """The frame's camera hand read a tile or two short (the detector missed them): the view that lets the
+        hand be followed with those tiles unseen (:func:`.views.with_missed_tiles`), its hand-size problem
+        dropped; the tiles missed are remembered for the next frame (:attr:`_recent_missed`)."""
+        short = [p for p in reported if _camera_short(p, game)]
+        missed = with_missed_tiles(followed, observed, game, self._recent_missed) \
+            if short or self._recent_missed else None
+        if missed is None:
+            if not short:
+                self._recent_missed = Counter()
+            return observed, list(reported)
+        self._recent_missed = Counter(missed.seats[game.camera].missed)
+        return missed, [p for p in reported if not _camera_short(p, game)]
 
     def _followed(self, path, obs: TableObservation, game: GameContext) -> list[Event]:
         """The frame followed along ``path``: its events taken, then its readings of the deal's doubtful tiles
@@ -598,7 +617,7 @@ class EventInferrer:
             return self._problem("no_deal", "The table shows play already, and no deal leads to it: waiting for "
                                             "a new deal.")
         self._disputes, self._refused, self._unseen = {}, set(), {}   # places in the rows of the hand before
-        self._doubts, self._doubt_misses = doubts, set()
+        self._doubts, self._doubt_misses, self._recent_missed = doubts, set(), Counter()
         self.doubted += [(self.frames, d.seat, d.part, d.taken, tuple(d.readings())) for d in doubts]
         self.settled += [(self.frames, d.seat, d.part, was, d.taken, "copies") for d in doubts
                          for was in sorted(d.ruled_out)]
@@ -813,6 +832,11 @@ class EventInferrer:
 def _tiles_new_in(was: Sequence[str], now: Sequence[str]) -> int:
     """How many tiles of ``now`` were not in ``was``."""
     return sum((Counter(now) - Counter(was)).values())
+
+
+def _camera_short(problem, game: GameContext) -> bool:
+    """``problem`` says the camera player's hand counts too few or too many tiles."""
+    return problem.kind == "hand_size" and problem.position == game.order[game.camera]
 
 
 def _short_by_unread(problem, followed: TableView, observed: TableView, game: GameContext) -> bool:

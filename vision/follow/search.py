@@ -24,7 +24,7 @@ from assistant.play import (
 
 from .moves import MOVES
 from .tile_codes import sorted_codes
-from .views import GameContext, TableView, engine_view, meld_grows, still_aside
+from .views import GameContext, TableView, engine_view, meld_grows, shows_hand, still_aside
 
 
 def play_events(state: PlayState | None, events: Sequence[Event]) -> tuple[PlayState, ...] | None:
@@ -79,7 +79,7 @@ def _shows_target(state: PlayState, followed: TableView, observed: TableView, ga
         if not game.centre and s.sideways != v.sideways and not over:
             return False
         if i == game.camera:
-            if s.hand != v.hand and not over:
+            if not shows_hand(s, v) and not over:
                 return False
         elif v.state == "faces" and s.state != "faces":
             return False

@@ -97,6 +97,9 @@ class SeatView:
     shown: tuple[ReadMeld, ...] = ()  # the melds as read (an observation's view only)
     unread: int = 0                # tiles of the camera hand's deal not read yet, left out of ``hand`` (an engine
     #                                state's view only: :mod:`.deal`)
+    missed: tuple[str, ...] = ()   # tiles of the camera hand this frame may not show (the detector missed them):
+    #                                ``hand`` is the state's but for some of these (an observation's view only:
+    #                                :func:`with_missed_tiles`)
 
 
 @dataclass(frozen=True)
@@ -244,6 +247,49 @@ def newly_face_up(followed: TableView, observed: TableView, game: GameContext) -
     """Hidden seats whose hand now lies face up."""
     return [s for s in range(game.players) if s != game.camera and followed.seats[s].state != "faces"
             and observed.seats[s].state == "faces" and observed.seats[s].hand]
+
+
+#: tiles of the camera hand a frame may miss and still be followed (the detector's misses in a dense row)
+MISSED_TILES = 2
+
+
+def with_missed_tiles(followed: TableView, observed: TableView, game: GameContext,
+                      recent: Counter | None = None) -> TableView | None:
+    """``observed`` with the camera hand read a tile or two short taken as the followed hand with those tiles
+    unseen in this frame (``missed``: the hand's tiles it does not show), when every tile it shows is the
+    followed hand's and one or two tiles more make a hand the rule system holds. A hand of a size the rule
+    system holds is taken so too while it still lacks the tiles the frame before missed (``recent``) and shows
+    at most one new tile: the detector keeps missing them, and the hand may have drawn or called since. None
+    otherwise (a tile misread too, or more missed: the hand waits as it was)."""
+    cam = game.camera
+    s, v = followed.seats[cam], observed.seats[cam]
+    if v.state != "faces" or "bk" in v.hand or s.unread:
+        return None
+    new = sum((Counter(v.hand) - Counter(s.hand)).values())
+    lacking = Counter(s.hand) - Counter(v.hand)
+    size = tile_count(observed, cam)
+    if new > 1:
+        return None
+    if game.variant.hand_stage(size) is None:   # short: only tiles of the followed hand, none new
+        fits = any(game.variant.hand_stage(size + k) is not None for k in range(1, MISSED_TILES + 1))
+        may = lacking if fits and not new else Counter()
+    else:
+        may = recent if recent and not recent - lacking and sum(recent.values()) <= MISSED_TILES else Counter()
+    if not may:
+        return None
+    seats = list(observed.seats)
+    seats[cam] = replace(v, missed=tuple(sorted(may.elements())))
+    return replace(observed, seats=tuple(seats))
+
+
+def shows_hand(have: SeatView, want: SeatView) -> bool:
+    """The camera hand ``have`` (a state's) shows as ``want`` (an observation's): the same tiles, or, where the
+    frame may have missed some (``want.missed``), ``want``'s tiles and at most :data:`MISSED_TILES` of those."""
+    if not want.missed:
+        return have.hand == want.hand
+    extra = Counter(have.hand) - Counter(want.hand)
+    return not Counter(want.hand) - Counter(have.hand) and not extra - Counter(want.missed) and \
+        sum(extra.values()) <= MISSED_TILES
 
 
 def tile_count(view: TableView, seat: int) -> int:
