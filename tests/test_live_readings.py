@@ -108,6 +108,33 @@ def test_a_call_whose_meld_cannot_be_read_on_the_live_path_is_taken_from_the_dis
             "with the discard it took.") in said
 
 
+def test_a_camera_hand_tile_the_camera_misses_is_followed_on_the_live_path_and_said_so():
+    """The camera player's 1s is not painted in frames 5-29 (the detector missed it) while the hand draws,
+    discards and calls a pong: the live path follows every event of the hand, and the page says which tile it
+    holds unseen instead of only that the hand counts too few."""
+    video = generated("sanma", 55, None)
+    rec = PaintedLabels()
+    la = LiveAnalyzer(video.variant, camera_id="missed", recognizer=rec, calibration=video.calibration(),
+                      positions=video.positions, dealer=video.dealer, full_pass_s=None, full_pass_frames=8)
+    size = (video.camera_model.width, video.camera_model.height)
+    said: list[str] = []
+    for i, f in enumerate(video.frames):
+        labels = list(f.labels)
+        if 5 <= i < 30:
+            at = next(k for k, lab in enumerate(labels)
+                      if lab["code"] == "1s" and lab.get("zone") == "hand" and lab.get("seat") == 0)
+            del labels[at]
+        for _ in range(READS):
+            said += [p for p in la.process(rec.paint(labels, size)).problems if p not in said]
+    assert la._game is not None
+    inf = la._game.inferrer
+    inf.finish()
+    expected = video.camera_log()
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    assert "Your 1s is not seen in this frame (the camera missed it): your hand is followed as it was." in said
+    assert not any("not seen in this frame" in p and "1s" not in p for p in said)
+
+
 def test_an_observation_through_json_keeps_its_readings():
     """Where an observation crosses as JSON, its assignments keep their confidence and top 3."""
     from vision.reconstruct import reconstruct

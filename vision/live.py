@@ -353,6 +353,7 @@ class LiveAnalyzer:
         self._game: TableGame | None = None             # events -> engine state
         self._state: dict | None = None                 # the engine's table state JSON (hidden hands as bk)
         self._game_problems: list[str] = []
+        self._fed: TableObservation | None = None    # the observation the game was last fed
         self._win: SeenWin | None = None                # the followed hand's win (TableGame.win)
         self._last_event = ""
         # change-driven state
@@ -579,6 +580,8 @@ class LiveAnalyzer:
         if table is not None and settled:
             self._follow_change(table)
         self._account(work, small, rebuilt, (t0, t_diff, t1, t2, t3))
+        if table is not None:
+            problems = self._with_missed_said(table.observation, problems)
         self._result = FrameResult(tuple(tiles), table.zones if table else (), self._state, self._last_event,
                                    self._win, tuple(problems + self._game_problems),
                                    table.observation if table else None, dict(self.timing), settled)
@@ -852,6 +855,7 @@ class LiveAnalyzer:
             game = self._game = TableGame(self.variant, camera=0, dealer=self._dealer_for(ring) if ring else 0,
                                           positions=seating, options=self._options)
             self._state, self._win = None, None
+        self._fed = observation
         try:
             state = game.feed(observation)
         except (ValueError, KeyError, IndexError) as e:  # an observation the inferrer cannot read
@@ -863,6 +867,20 @@ class LiveAnalyzer:
             self._last_event = game.describe()
         self._win = SeenWin.from_json(game.win) if game.win else None
         self._game_problems = list(game.problems)
+
+    def _with_missed_said(self, observation: TableObservation, problems: list[str]) -> list[str]:
+        """The frame's problems, where the followed game took the camera hand's count as tiles the camera missed
+        (:attr:`vision.follow.EventInferrer.missed`) said so instead of "a tile is missed or misplaced"."""
+        game = self._game
+        if game is None or self._fed is not observation or not game.inferrer.missed:
+            return problems
+        position = game.inferrer.camera     # the camera player's position
+        short = {p.message for p in observation.problems if p.kind == "hand_size" and p.position == position}
+        tiles = " ".join(game.inferrer.missed)
+        said = (f"Your {tiles} is not seen in this frame (the camera missed it): your hand is followed as it was."
+                if len(game.inferrer.missed) == 1 else
+                f"Your {tiles} are not seen in this frame (the camera missed them): your hand is followed as it was.")
+        return [m for m in problems if m not in short] + [said]
 
     @staticmethod
     def _zero_timing() -> dict[str, Any]:

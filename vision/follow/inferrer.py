@@ -59,7 +59,7 @@ from .deal import (
 from .endings import is_ready, is_winning_shape, melds_of
 from .repairs import with_followed_readings, with_problem_parts_pending
 from .search import explain, play_events
-from .tile_codes import hand_text, is_bonus, plain_code
+from .tile_codes import hand_text, is_bonus, plain_code, sorted_codes
 from .views import (
     GameContext,
     SeatView,
@@ -144,6 +144,9 @@ class EventInferrer:
     #: (frame, seat, part, read, now, why): doubtful tiles of the deal settled otherwise than dealt (why:
     #: frames, discard, shown, copies, game; see :mod:`.deal`); the deal was rewritten and the hand replayed
     settled: list[tuple[int, int, str, str, str, str]] = field(default_factory=list)
+    #: the camera hand's tiles the last frame followed did not show (the detector missed them; the followed hand
+    #: holds them: :func:`.views.with_missed_tiles`), () when it showed the hand whole
+    missed: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         from assistant.variants import get_variant
@@ -206,6 +209,7 @@ class EventInferrer:
         or when the observation is impossible: see :attr:`problems`)."""
         obs = TableObservation.from_dict(observation) if isinstance(observation, dict) else observation
         self.frames += 1
+        self.missed = ()
         game = self._context(obs)
         game.budget.left = self.frame_nodes
         if sorted(s.position for s in obs.seats) != sorted(game.order):
@@ -311,7 +315,12 @@ class EventInferrer:
             changed = describe_difference(followed, observed, game)
             return self._problem("unexplained", f"No moves in turn order explain what changed ({changed}); the "
                                                 "frame is skipped.")
-        return self._followed(path, obs, game)
+        new = self._followed(path, obs, game)
+        cam = game.camera
+        if observed.seats[cam].missed and self.state is not None:   # which of the hand's tiles the frame missed
+            held = engine_view(self.state, game).seats[cam].hand
+            self.missed = tuple(sorted_codes((Counter(held) - Counter(observed.seats[cam].hand)).elements()))
+        return new
 
     def _missed_tiles(self, followed: TableView, observed: TableView, reported: Sequence, game: GameContext
                       ) -> tuple[TableView, list]:
