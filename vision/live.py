@@ -985,9 +985,7 @@ class LiveAnalyzer:
             return None
         cache = self._scales_cache
         if cache is None or cache[0] is not self.calibration or cache[1] != (size, scales):
-            face = self._max_face_px(size)
-            top = max(scales)
-            keep = tuple(s for s in scales if s == top or face * s / max(size) * COARSE_SAFETY >= COARSE_MIN_SIDE)
+            keep = _scales_for_faces(scales, self._max_face_px(size), size)
             cache = self._scales_cache = (self.calibration, (size, scales), keep if keep != scales else None)
         return cache[2]
 
@@ -1003,9 +1001,7 @@ class LiveAnalyzer:
             tuple(rec.scales_for(size) if self._scaling else getattr(rec, "scales", ()) or ())
         if len(scales) < 2:
             return None
-        face = self._max_face_px(size, regions, context)
-        top = max(scales)
-        keep = tuple(s for s in scales if s == top or face * s / max(size) * COARSE_SAFETY >= COARSE_MIN_SIDE)
+        keep = _scales_for_faces(scales, self._max_face_px(size, regions, context), size)
         return keep if keep != scales else None
 
     def _max_face_px(self, size, regions=None, context: float = 0.0) -> float:
@@ -1159,6 +1155,14 @@ class LiveAnalyzer:
         # no calibration: image positions scaled so that a tile is about tile_mm wide
         short = np.median(np.minimum(boxes.obb[:, 2], boxes.obb[:, 3]))
         return centres * (self.tile_mm / max(float(short), 1.0))
+
+
+def _scales_for_faces(scales: tuple[int, ...], face: float, size) -> tuple[int, ...]:
+    """The detector's ``scales`` a frame of ``size`` needs when its tile faces are at most ``face`` pixels wide: the
+    finest, and a coarser one only where such a face reaches the size it adds (``COARSE_MIN_SIDE`` there, with
+    ``COARSE_SAFETY`` to spare)."""
+    top = max(scales)
+    return tuple(s for s in scales if s == top or face * s / max(size) * COARSE_SAFETY >= COARSE_MIN_SIDE)
 
 
 def _kind_mask(variant: str) -> np.ndarray:

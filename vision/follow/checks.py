@@ -135,7 +135,7 @@ def check_camera(followed: TableView | None, observed: TableView, game: GameCont
     unread = followed.seats[game.camera].unread if followed is not None else 0
     least, most = game.variant.hand_sizes
     if game.variant.hand_stage(size) is None and game.variant.hand_stage(size + unread) is None and \
-            not any(game.variant.hand_stage(size + k) is not None for k in range(1, len(v.missed) + 1)):
+            not v.missed:    # tiles the frame missed: sized by :func:`.views.with_missed_tiles`
         short = "short" if size < least else "too many"
         return [f"The camera player's hand counts {size} tiles ({len(v.hand)} in hand, {len(v.melds)} meld(s)): "
                 f"{least - size if size < least else size - most} tile(s) {short}; a tile is missed or misplaced."]

@@ -71,6 +71,7 @@ from .views import (
     observed_view,
     public_tiles,
     tile_count,
+    tiles_new_in,
     with_missed_tiles,
 )
 
@@ -261,7 +262,7 @@ class EventInferrer:
         hand = observed.seats[game.camera].hand
         return is_dealt_table(observed) and any(s.discards or s.hand.melds for s in state.seats) and \
             len(hand) in game.variant.hand_sizes and \
-            _tiles_new_in(engine_view(state, game).seats[game.camera].hand, hand) >= NEW_DEAL_TILES
+            tiles_new_in(engine_view(state, game).seats[game.camera].hand, hand) >= NEW_DEAL_TILES
 
     def _next_hand(self, first: tuple[TableView, TableObservation], observed: TableView,
                    game: GameContext) -> list[Event]:
@@ -836,11 +837,6 @@ class EventInferrer:
 
     def log(self) -> list[dict]:
         return [e.to_json() for e in self.events]
-
-
-def _tiles_new_in(was: Sequence[str], now: Sequence[str]) -> int:
-    """How many tiles of ``now`` were not in ``was``."""
-    return sum((Counter(now) - Counter(was)).values())
 
 
 def _camera_short(problem, game: GameContext) -> bool:

@@ -265,7 +265,7 @@ def with_missed_tiles(followed: TableView, observed: TableView, game: GameContex
     s, v = followed.seats[cam], observed.seats[cam]
     if v.state != "faces" or "bk" in v.hand or s.unread:
         return None
-    new = sum((Counter(v.hand) - Counter(s.hand)).values())
+    new = tiles_new_in(s.hand, v.hand)
     lacking = Counter(s.hand) - Counter(v.hand)
     size = tile_count(observed, cam)
     if new > 1:
@@ -290,6 +290,11 @@ def shows_hand(have: SeatView, want: SeatView) -> bool:
     extra = Counter(have.hand) - Counter(want.hand)
     return not Counter(want.hand) - Counter(have.hand) and not extra - Counter(want.missed) and \
         sum(extra.values()) <= MISSED_TILES
+
+
+def tiles_new_in(was: Sequence[str], now: Sequence[str]) -> int:
+    """How many tiles of ``now`` were not in ``was``."""
+    return sum((Counter(now) - Counter(was)).values())
 
 
 def tile_count(view: TableView, seat: int) -> int:
