@@ -88,11 +88,17 @@ def _won_with(followed: TableView, observed: TableView, game: GameContext, tile:
     return any(tile in observed.seats[s].hand for s in newly_face_up(followed, observed, game))
 
 
+def taken_from_pool(followed: TableView, observed: TableView, game: GameContext, tile: str) -> bool:
+    """Whether the frame shows ``tile`` taken from Hong Kong's centre pool: a new meld's claimed tile, or a
+    winner's."""
+    return _claimed(followed, observed, game, tile) or _won_with(followed, observed, game, tile)
+
+
 def _check_centre(followed: TableView, observed: TableView, game: GameContext) -> list[str]:
     """A tile leaves Hong Kong's centre pool only for a meld or a win."""
     gone = Counter(followed.centre) - Counter(observed.centre)
     return [f"A {c} vanished from the centre discards, but no new meld shows it." for c in gone.elements()
-            if not _claimed(followed, observed, game, c) and not _won_with(followed, observed, game, c)]
+            if not taken_from_pool(followed, observed, game, c)]
 
 
 def _check_melds(followed: TableView, observed: TableView, game: GameContext) -> list[str]:

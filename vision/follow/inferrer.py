@@ -57,6 +57,7 @@ from .deal import (
     with_unread_tile,
 )
 from .endings import is_ready, is_winning_shape, melds_of
+from .pool import PoolPlaces
 from .repairs import with_followed_readings, with_problem_parts_pending
 from .search import explain, play_events
 from .tile_codes import hand_text, is_bonus, plain_code, sorted_codes
@@ -167,6 +168,8 @@ class EventInferrer:
         self._sure: dict[str, int] = {}
         # the camera hand's tiles the last frame did not show (the detector missed them: :meth:`_missed_tiles`)
         self._recent_missed: Counter = Counter()
+        # where the followed centre pool's tiles lie and what they were followed as (Hong Kong)
+        self._pool = PoolPlaces()
 
     @property
     def state(self) -> PlayState | None:
@@ -220,6 +223,8 @@ class EventInferrer:
         reported = [p for p in reported if blocks_frame(p, obs, game)]
         observed = observed_view(obs, game)
         state = self.state
+        if game.centre and state is not None and not state.over:   # pool tiles read as followed where they lie
+            observed = replace(observed, centre=self._pool.kept(obs, observed.centre))
         if reported and state is not None and state.over:
             return self._problem("observation", " ".join(p.message for p in reported))
         if state is None and reported:   # a dealt table with a bad tile: the deal without the parts it touches
@@ -344,7 +349,17 @@ class EventInferrer:
         new = self._extend(path)
         self._weigh_doubts(obs, game)
         self._count_sure(obs, game)
+        self._remember_pool(obs, game)
         return new
+
+    def _remember_pool(self, obs: TableObservation | None, game: GameContext) -> None:
+        """Where the followed centre pool's tiles lie in the frame just followed (:class:`.pool.PoolPlaces`)."""
+        if not game.centre or self.state is None:
+            return
+        if obs is None:
+            self._pool.clear()
+        else:
+            self._pool.remember(obs, engine_view(self.state, game).centre)
 
     def _aside_read(self, obs: TableObservation, state: PlayState, followed: TableView, observed: TableView,
                     reported: Sequence, game: GameContext):
@@ -631,7 +646,9 @@ class EventInferrer:
         self.doubted += [(self.frames, d.seat, d.part, d.taken, tuple(d.readings())) for d in doubts]
         self.settled += [(self.frames, d.seat, d.part, was, d.taken, "copies") for d in doubts
                          for was in sorted(d.ruled_out)]
-        return self._extend([((deal,), states)]) + self._extend(path or [])
+        out = self._extend([((deal,), states)]) + self._extend(path or [])
+        self._remember_pool(obs, game)
+        return out
 
     def _may_deal_late(self, observed: TableView, game: GameContext) -> bool:
         """A table already played may be taken as dealt when no hand was followed yet (its dealt frames were

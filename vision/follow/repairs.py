@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from .checks import taken_from_pool
 from .tile_codes import plain_code, sorted_codes
 from .views import GameContext, SeatView, TableView, meld_grows, still_aside
 
@@ -51,7 +52,41 @@ def with_followed_readings(followed: TableView, observed: TableView, game: GameC
     n = min(len(followed.dora), len(dora))
     if dora[:n] != followed.dora[:n] or len(dora) < len(followed.dora):   # indicators stay turned over
         dora = followed.dora + dora[len(followed.dora):]
-    return replace(observed, seats=tuple(seats), dora=dora)
+    target = replace(observed, seats=tuple(seats), dora=dora)
+    return replace(target, centre=centre_with_followed_readings(followed, target, game))
+
+
+def centre_with_followed_readings(followed: TableView, observed: TableView, game: GameContext) -> tuple[str, ...]:
+    """Hong Kong's centre pool (in no order) with the readings already followed kept: a followed tile the frame
+    no longer reads and no new meld or winner took, where the frame reads a new tile of its suit there, is taken
+    as re-read as that tile (:func:`_reread_as`: the nearest in number) and keeps its followed reading. For
+    observations whose pool tiles have no places; where they have, :class:`.pool.PoolPlaces` has already read
+    each tile at a followed place as followed (generated hong-kong hand 2: its 2m discard read 1m when thrown
+    and 2m once the next discards lay around it was "a 1m vanished", and the hand stopped there)."""
+    if not game.centre:
+        return observed.centre
+    gone = Counter(followed.centre) - Counter(observed.centre)
+    new = Counter(observed.centre) - Counter(followed.centre)
+    pool = Counter(observed.centre)
+    for tile in sorted_codes(gone.elements()):
+        if taken_from_pool(followed, observed, game, tile):
+            continue
+        reread = _reread_as(tile, new)
+        if reread is not None:
+            new[reread] -= 1
+            pool[reread] -= 1
+            pool[tile] += 1
+    return observed.centre if pool == Counter(observed.centre) else sorted_codes(pool.elements())
+
+
+def _reread_as(tile: str, new: Counter) -> str | None:
+    """The tile of ``new`` (codes to counts) a followed ``tile`` was likeliest re-read as: of its suit (an honour:
+    any honour), nearest in number; None when ``new`` has none of its suit."""
+    suit = tile[-1]
+    options = [c for c, k in new.items() if k > 0 and c[-1] == suit and c[0].isdigit() and tile[0].isdigit()]
+    if not options:
+        return None
+    return min(options, key=lambda c: (0 if suit == "z" else abs(int(c[0]) - int(tile[0])), c))
 
 
 def _seat_with_followed_readings(index: int, followed: SeatView, observed: SeatView, game: GameContext,
