@@ -60,7 +60,8 @@ def test_without_places_a_pool_tile_read_otherwise_stops_the_hand():
 def test_pool_places_keep_the_followed_reading_of_a_tile_where_it_lies():
     """Worked by hand: tiles of 28 mm; 6s followed at (0, 0) and 2m at (100, 0). A frame reads 5s at (3, -4)
     (5 mm away: the 6s), 2m at (100, 1) and a new 9p at (50, 50): the pool is 2m 9p 6s. A tile 20 mm from a
-    place (over half a tile width) is a new tile."""
+    place (over half a tile width) is a new tile, and the followed tile no tile is read at is kept (missed),
+    unless it is the latest discard."""
     places = PoolPlaces([PoolTile(0.0, 0.0, "6s"), PoolTile(100.0, 0.0, "2m")])
 
     def frame(tiles):
@@ -70,11 +71,20 @@ def test_pool_places_keep_the_followed_reading_of_a_tile_where_it_lies():
 
     obs = frame([("5s", (3.0, -4.0)), ("2m", (100.0, 1.0)), ("9p", (50.0, 50.0))])
     assert places.kept(obs, ["2m", "5s", "9p"]) == ("2m", "9p", "6s")
-    far = frame([("5s", (20.0, 0.0)), ("2m", (100.0, 1.0))])
-    assert places.kept(far, ["2m", "5s"]) == ("2m", "5s")
+    far = frame([("5s", (20.0, 0.0)), ("2m", (100.0, 1.0))])   # the 6s missed, a new 5s beside it
+    assert places.kept(far, ["2m", "5s"]) == ("2m", "5s", "6s")
+    assert places.kept(far, ["2m", "5s"], latest="6s") == ("2m", "5s")   # the latest discard: maybe called
     places.remember(obs, ("2m", "9p", "6s"))
     assert sorted(places.tiles, key=lambda t: t.x) == [PoolTile(3.0, -4.0, "6s"), PoolTile(50.0, 50.0, "9p"),
                                                         PoolTile(100.0, 1.0, "2m")]
+    missed = frame([("2m", (100.0, 0.0)), ("9p", (50.0, 49.0)), ("1z", (-60.0, 0.0))])   # the 6s missed, 1z new
+    assert places.kept(missed, ["1z", "2m", "9p"]) == ("2m", "9p", "6s", "1z")
+    places.remember(missed, ("2m", "9p", "6s", "1z"))
+    assert sorted(places.tiles, key=lambda t: t.x) == [PoolTile(-60.0, 0.0, "1z"), PoolTile(3.0, -4.0, "6s"),
+                                                        PoolTile(50.0, 49.0, "9p"), PoolTile(100.0, 0.0, "2m")]
+    assert places.kept(frame([]), []) == ()          # a pool read empty: a table cleared or dealt anew
+    three_gone = frame([("1z", (-60.0, 0.0))])        # more than MISSED_AT_MOST places empty: read as it reads
+    assert places.kept(three_gone, ["1z"]) == ("1z",)
 
 
 def test_without_places_a_pool_tile_reread_in_its_suit_keeps_its_reading():

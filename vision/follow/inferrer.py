@@ -224,7 +224,8 @@ class EventInferrer:
         observed = observed_view(obs, game)
         state = self.state
         if game.centre and state is not None and not state.over:   # pool tiles read as followed where they lie
-            observed = replace(observed, centre=self._pool.kept(obs, observed.centre))
+            latest = state.last_tile.code if state.last_tile is not None else None
+            observed = replace(observed, centre=self._pool.kept(obs, observed.centre, latest))
         if reported and state is not None and state.over:
             return self._problem("observation", " ".join(p.message for p in reported))
         if state is None and reported:   # a dealt table with a bad tile: the deal without the parts it touches

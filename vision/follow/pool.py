@@ -5,8 +5,10 @@ The pool has no order, so a followed discard the frame reads otherwise looks lik
 tile in a frame. :class:`PoolPlaces` remembers where each followed pool tile lies on the table (the
 observation's ``table_xy``, mm) and which tile the followed hand took it as; a tile the next frame reads at one
 of those places (within :data:`SAME_PLACE` tile widths) is read as it was followed there, whatever the
-classifier says now. Tiles at new places are the frame's own readings: new discards. A place no tile lies at any
-more is a tile gone (called, or missed by the detector): the checks and the moves judge it, as before.
+classifier says now. Tiles at new places are the frame's own readings: new discards. A followed place where the
+frame reads no tile is a tile the detector missed, and stays, but for the latest discard: a claim (or a win)
+may have taken it, and the checks and the moves judge that, as before (generated hong-kong hand 2: a discard
+missed from its frame 32 on stopped the hand).
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from .tile_codes import sorted_codes
 
 #: a pool tile read within this many tile widths of a followed one's place is that tile
 SAME_PLACE = 0.5
+#: at most this many followed pool tiles a frame reads no tile at are taken as missed by the detector; more
+#: (or a pool read empty) is a table being cleared or dealt anew, or a camera moved: read as the frame reads it
+MISSED_AT_MOST = 2
 
 
 @dataclass(frozen=True)
@@ -68,10 +73,15 @@ class PoolPlaces:
 
     def matched(self, obs: TableObservation) -> list[tuple[PoolTile, PoolTile | None]]:
         """Each pool tile of ``obs`` with the followed tile lying at its place (None: a new place)."""
+        return self._matched(obs)[0]
+
+    def _matched(self, obs: TableObservation) -> tuple[list[tuple[PoolTile, PoolTile | None]], list[PoolTile]]:
+        """(:meth:`matched`, the followed tiles at whose places the frame reads none); no places known, or no
+        tile size: every tile at a new place, none missed."""
         width = _tile_width(obs)
         seen = _pool_tiles(obs)
         if width is None or not self.tiles:
-            return [(t, None) for t in seen]
+            return [(t, None) for t in seen], []
         taken: set[int] = set()
         out: list[tuple[PoolTile, PoolTile | None]] = []
         for t in seen:
@@ -79,23 +89,31 @@ class PoolPlaces:
             if k is not None:
                 taken.add(k)
             out.append((t, None if k is None else self.tiles[k]))
-        return out
+        return out, [p for k, p in enumerate(self.tiles) if k not in taken]
 
-    def kept(self, obs: TableObservation, centre: Sequence[str]) -> tuple[str, ...]:
-        """The pool as ``obs`` reads it (``centre``) with each tile at a followed place read as followed there;
-        ``centre`` itself when the observation's pool tiles have no places (a hand-made observation)."""
-        pairs = self.matched(obs)
+    def kept(self, obs: TableObservation, centre: Sequence[str], latest: str | None = None) -> tuple[str, ...]:
+        """The pool as ``obs`` reads it (``centre``) with each tile at a followed place read as followed there,
+        and each followed tile at whose place the frame reads none kept too (the detector missed it: a tile
+        leaves the pool only when called, or won on, as the latest discard; at most :data:`MISSED_AT_MOST`
+        of them, in a pool read with tiles), but for one that reads as ``latest`` (the discard a claim may
+        have just taken); ``centre`` itself when the observation's pool tiles have no places (a hand-made
+        observation)."""
+        pairs, missed = self._matched(obs)
         if len(pairs) != len(centre) or Counter(t.code for t, _ in pairs) != Counter(centre):
             return tuple(centre)
-        return sorted_codes(p.code if p is not None else t.code for t, p in pairs)
+        codes = [p.code if p is not None else t.code for t, p in pairs]
+        held = [p.code for p in missed] if pairs and len(missed) <= MISSED_AT_MOST else []
+        if latest is not None and latest in held:
+            held.remove(latest)
+        return sorted_codes(codes + held)
 
     def remember(self, obs: TableObservation, followed: Sequence[str]) -> None:
         """After a frame was followed: the places of its pool tiles, each as the followed pool (``followed``)
-        takes it: the frame's reading kept by place (:meth:`kept`), else its own reading where the followed pool
-        holds it; a tile read as the one the followed pool holds that no place gives (a new discard the moves
-        took in another reading) where exactly one such is left; any other tile is left out (read as the frame
-        reads it next time)."""
-        pairs = self.matched(obs)
+        takes it: the frame's reading kept by place (:meth:`kept`), else its own reading where the followed
+        pool holds it; a followed place the frame missed, while the followed pool still holds its tile; where
+        exactly one tile and one followed code are left (a new discard the moves took in another reading),
+        that code at that tile's place. Any other tile is left out (read as the frame reads it next time)."""
+        pairs, missed = self._matched(obs)
         left = Counter(followed)
         tiles: list[PoolTile] = []
         unsure: list[PoolTile] = []
@@ -106,6 +124,10 @@ class PoolPlaces:
                 tiles.append(PoolTile(t.x, t.y, code))
             else:
                 unsure.append(t)
+        for p in missed:      # a tile the frame missed that the followed pool still holds keeps its place
+            if left[p.code] > 0:
+                left[p.code] -= 1
+                tiles.append(p)
         rest = list(left.elements())
         if len(unsure) == 1 and len(rest) == 1:
             tiles.append(PoolTile(unsure[0].x, unsure[0].y, rest[0]))
