@@ -71,13 +71,10 @@ class PoolPlaces:
                 best, at = d, k
         return at
 
-    def matched(self, obs: TableObservation) -> list[tuple[PoolTile, PoolTile | None]]:
-        """Each pool tile of ``obs`` with the followed tile lying at its place (None: a new place)."""
-        return self._matched(obs)[0]
-
     def _matched(self, obs: TableObservation) -> tuple[list[tuple[PoolTile, PoolTile | None]], list[PoolTile]]:
-        """(:meth:`matched`, the followed tiles at whose places the frame reads none); no places known, or no
-        tile size: every tile at a new place, none missed."""
+        """(each pool tile of ``obs`` with the followed tile lying at its place, None at a new place; the
+        followed tiles at whose places the frame reads none); no places known, or no tile size: every tile at a
+        new place, none missed."""
         width = _tile_width(obs)
         seen = _pool_tiles(obs)
         if width is None or not self.tiles:

@@ -59,10 +59,12 @@ def with_followed_readings(followed: TableView, observed: TableView, game: GameC
 def centre_with_followed_readings(followed: TableView, observed: TableView, game: GameContext) -> tuple[str, ...]:
     """Hong Kong's centre pool (in no order) with the readings already followed kept: a followed tile the frame
     no longer reads and no new meld or winner took, where the frame reads a new tile of its suit there, is taken
-    as re-read as that tile (:func:`_reread_as`: the nearest in number) and keeps its followed reading. For
-    observations whose pool tiles have no places; where they have, :class:`.pool.PoolPlaces` has already read
-    each tile at a followed place as followed (generated hong-kong hand 2: its 2m discard read 1m when thrown
-    and 2m once the next discards lay around it was "a 1m vanished", and the hand stopped there)."""
+    as re-read as that tile (:func:`_reread_as`: the nearest in number) and keeps its followed reading. It
+    runs on every frame; it changes something only where a followed tile is still gone, which is where the
+    observation's pool tiles have no places (made by hand): with places, :class:`.pool.PoolPlaces` has already
+    read each tile at a followed place as followed and kept the ones the detector missed (generated hong-kong
+    hand 2: its 2m discard read 1m when thrown and 2m once the next discards lay around it was "a 1m
+    vanished", and the hand stopped there)."""
     if not game.centre:
         return observed.centre
     gone = Counter(followed.centre) - Counter(observed.centre)
