@@ -231,6 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mix-bank", default=None, help="--synth: also draw a share of each batch from this crop bank "
                     "(models.classifier_data, e.g. rendered tables), augmented as --bank is")
     ap.add_argument("--mix-share", type=float, default=0.35, help="--mix-bank: its share of each batch")
+    ap.add_argument("--mix-balance", type=float, default=0.5,
+                    help="--mix-bank: a kind's crops are drawn with weight count^-b (0.5: a kind comes up as the "
+                    "square root of its count; 1: every kind as often, so the few flowers and seasons of real "
+                    "photos as often as the suits)")
     ap.add_argument("--wrong-axis", type=float, default=0.06,
                     help="--synth: share of made crops boxed on the wrong axis (a sideways tile boxed upright) and "
                     "still taught as their kind; 0 keeps a quarter-turned face unsure, which the path's quarter-turn "
@@ -269,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise SystemExit(f"{args.mix_bank}: its kinds differ from the made crops'")
             my = mb["y"].astype(np.int64)
             mcounts = np.bincount(my, minlength=n_kinds).astype(np.float64)
-            mw = 1.0 / np.sqrt(np.maximum(mcounts[my], 1))
+            mw = np.maximum(mcounts[my], 1) ** -args.mix_balance
             # a bank of real crops (models.real_tiles_bank) says which crops' lie is known
             mknown = mb["flip_known"].astype(bool) if "flip_known" in mb.files else np.ones(len(my), bool)
             mix = (mb["x"], my, mw / mw.sum(),

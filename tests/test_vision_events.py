@@ -873,6 +873,30 @@ def test_a_call_whose_meld_cannot_be_read_is_taken_from_the_discard_it_took():
     assert game.hand == expected[:len(game.hand)] and len(game.hand) > c
 
 
+@pytest.mark.parametrize("key, kind", [(("sanma", 0, 12), "pong"), (("hong-kong", 1, 12), "chow"),
+                                       (("hong-kong", 1, 12), "pong")], ids=["sanma-pong", "hk-chow", "hk-pong"])
+def test_a_call_whose_meld_shows_no_sideways_tile_is_followed(key, kind):
+    """A seat's first call of ``kind`` shown with no tile lying sideways in every frame from then on (its sideways
+    tile boxed upright: the reconstruction shows the meld with the sideways tile and source unknown, as it read
+    generated hong-kong hand 4's chow 3p4p5p): the claim says which tile was taken and from whom, and the log is
+    the script's. Before, the meld lay in the bonus area and the discard 'vanished, but no new meld shows it'."""
+    video, observations, expected = hand(*key)
+    c = _frame_after(video, kind)
+    ev = video.events[video.frames[c].event_index]
+    pos = video.order[ev.seat]
+    n = len(observations[c].seat(pos).melds)
+
+    def unseen(d):
+        m = _seat(d, pos)["melds"][n - 1]
+        assert m["sideways"] is not None
+        m.update(sideways=None, source=None, source_position=None)
+
+    stream = [o if i < c else _with(o, unseen) for i, o in enumerate(observations)]
+    inf = infer(video, stream)
+    assert inf.events == expected, compare_logs(inf.events, expected)[1]
+    assert not [p for p in inf.problems if p.kind in ("impossible", "unexplained")]
+
+
 def test_a_seat_that_calls_was_not_in_riichi():
     """The same hand with the claimant's first discard read lying sideways (a far tile boxed on the wrong
     axis: followed as its riichi): a player in riichi never pongs, so the riichi is taken back, the engine

@@ -50,6 +50,11 @@ MELD_REREAD_COST = 2.0
 #: sideways: that tile taken as its sideways tile, boxed upright and misread through its squeezed crop (a
 #: generated korean-3p pong of 9p read 9p 9p 3p); set below three tiles of the bonus area, never a pong
 ODD_TILE_COST = 11.0
+#: the parse cost of a chow, pong or kong of face-up tiles with no tile read as sideways and none guessed so
+#: (:func:`_widest`, :func:`_spaced`, :func:`_odd_tile`): a meld whose sideways tile was boxed upright, shown
+#: with its sideways tile and source unknown (the follower takes them from the claim that made it); below what
+#: three tiles misplaced in a bonus area cost, above a hand split between two tightly laid tiles
+UNSEEN_SIDE_COST = 5.0
 #: neighbours of a group closer than this many tile widths are one tile boxed twice
 SPLIT_BOX = 0.8
 #: the least probability of a top-3 reading a meld may take (a sideways pong tile far away is often read as a
@@ -572,6 +577,17 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, tile_h: float
         odd, others = _odd_tile(tiles, variant, players, tw) if not side and len(tiles) in (3, 4) else (None, "")
         if odd is not None:
             side, guessed = [odd], ODD_TILE_COST
+        if not side and len(tiles) in (3, 4) and not any(p.back or not p.face_up for p in tiles) and \
+                not any(b.x - a.x < SPLIT_BOX * tw for a, b in zip(tiles, tiles[1:], strict=False)) and \
+                not any(_set_aside(c, variant) for c in codes if not (c == "jk" and variant.has_jokers)):
+            # a meld none of whose tiles reads as sideways (its sideways tile boxed upright, of another kind
+            # than a pong's): which tile lies sideways, and so whom it came from, left unknown
+            shape = resolve_meld(codes, None, None, variant)
+            if shape is not None:
+                res = (inner_cost(i, j) + UNSEEN_SIDE_COST,
+                       MeldObservation(shape[0], codes, None, None, None, None, False, shape[1]))
+            meld_cache[(i, j)] = res
+            return res
         if len(side) == 1 and not any(p.back for p in tiles):
             s = side[0]
             extra = tiles[s].extra.code if tiles[s].extra is not None else None

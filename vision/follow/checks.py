@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from ..observation import TableObservation, mostly_backs, tops_only
 from .tile_codes import is_bonus
-from .views import GameContext, TableView, meld_grows, newly_face_up, still_aside
+from .views import GameContext, TableView, as_claimed, meld_grows, newly_face_up, shows_meld, still_aside
 
 #: observation problems that do not stop a frame from being followed (the page still shows them): a tile
 #: lying where no tile belongs was left out of the table
@@ -74,9 +74,13 @@ def _check_rows(followed: TableView, observed: TableView, game: GameContext) -> 
 def _claimed(followed: TableView, observed: TableView, game: GameContext, tile: str,
              discarder: int | None = None) -> bool:
     """A new meld shows ``tile`` as its claimed (sideways) tile (from ``discarder`` when given)."""
-    return any(m.sideways is not None and m.tiles[m.sideways] == tile
-               and (discarder is None or m.source == game.back(j, discarder))
-               for j, w in enumerate(observed.seats) for m in w.shown[len(followed.seats[j].melds):])
+    for j, w in enumerate(observed.seats):
+        for m in w.shown[len(followed.seats[j].melds):]:
+            m = as_claimed(m, tile, -1 if discarder is None else game.back(j, discarder))
+            if m.sideways is not None and m.tiles[m.sideways] == tile and (
+                    discarder is None or m.source == game.back(j, discarder)):
+                return True
+    return False
 
 
 def _won_with(followed: TableView, observed: TableView, game: GameContext, tile: str) -> bool:
@@ -110,7 +114,8 @@ def _check_melds(followed: TableView, observed: TableView, game: GameContext) ->
                        "never leaves the table.")
             continue
         for a, b in zip(s.melds, v.melds, strict=False):
-            if not meld_grows(a, b) and not (a.added and a.base == b and _won_with(followed, observed, game, a.added)):
+            won = a.added and shows_meld(a.base, b) and _won_with(followed, observed, game, a.added)
+            if not meld_grows(a, b) and not won:
                 out.append(f"{game.who(i)}'s meld {a.text} now reads {b.text}; a shown meld "
                            "only grows into a kong or gets its Fei swapped.")
     return out

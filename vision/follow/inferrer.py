@@ -71,6 +71,7 @@ from .views import (
     newly_face_up,
     observed_view,
     public_tiles,
+    shows_melds,
     tile_count,
     tiles_new_in,
     with_missed_tiles,
@@ -806,7 +807,8 @@ class EventInferrer:
         more copies of its reading than the set has, or (a tile of the camera player's hand) a call of the
         camera player's or a hand laid down to win. The path with one of its other readings, or None."""
         cam = game.camera
-        played = observed.seats[cam].melds != followed.seats[cam].melds or bool(newly_face_up(followed, observed, game))
+        played = not shows_melds(followed.seats[cam].melds, observed.seats[cam].melds) or bool(
+            newly_face_up(followed, observed, game))
         tries = [(d, now) for d in self._open_doubts()
                  if shows_every_copy(observed, d.taken, game) or (d.part == "hand" and played)
                  for now in d.readings()]

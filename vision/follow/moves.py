@@ -34,7 +34,16 @@ from assistant.tiles import Tile, sort_key
 
 from .endings import hand_endings
 from .tile_codes import is_bonus, plain_code, sorted_codes, without
-from .views import GameContext, ReadMeld, TableView, fei_swapped, newly_aside, newly_face_up
+from .views import (
+    GameContext,
+    ReadMeld,
+    TableView,
+    as_claimed,
+    fei_swapped,
+    newly_aside,
+    newly_face_up,
+    shows_meld,
+)
 
 #: what a move proposes: candidate events, each a short sequence
 Proposals = Iterator[tuple[Event, ...]]
@@ -58,7 +67,7 @@ def _camera_needs(followed: TableView, observed: TableView, game: GameContext) -
         for m in w.shown[len(have.melds):]:
             need.update(m.tiles)
         for m, h in zip(w.shown, have.melds, strict=False):
-            if m.key != h:
+            if not shows_meld(h, m.key):
                 need.update(m.tiles + ((m.added,) if m.added else ()))
     need.update(v.norths[len(s.norths):])
     need.update(c for c in newly_aside(s.bonus, v.bonus) if c == "jk")
@@ -156,6 +165,8 @@ def _claims(state, followed, observed, game):
     for k in range(1, game.players):
         seat = (discarder + k) % game.players
         m = _next_new_meld(followed, observed, seat)
+        if m is not None:
+            m = as_claimed(m, last, game.back(seat, discarder))
         if m is None or m.concealed or m.sideways is None or m.source != game.back(seat, discarder):
             continue
         if m.tiles[m.sideways] != last:

@@ -24,7 +24,16 @@ from assistant.play import (
 
 from .moves import MOVES
 from .tile_codes import sorted_codes
-from .views import GameContext, TableView, engine_view, meld_grows, shows_hand, still_aside
+from .views import (
+    GameContext,
+    TableView,
+    engine_view,
+    meld_grows,
+    shows_hand,
+    shows_meld,
+    shows_melds,
+    still_aside,
+)
 
 
 def play_events(state: PlayState | None, events: Sequence[Event]) -> tuple[PlayState, ...] | None:
@@ -54,7 +63,7 @@ def _can_still_reach(state: PlayState, followed: TableView, observed: TableView,
             return False
         robbed = state.last_tile.code if state.phase == "kong_window" and state.last_tile is not None else None
         if len(s.melds) > len(v.melds) or not all(
-                meld_grows(a, b) or (robbed is not None and a.added == robbed and a.base == b)
+                meld_grows(a, b) or (robbed is not None and a.added == robbed and shows_meld(a.base, b))
                 for a, b in zip(s.melds, v.melds, strict=False)):
             return False
         if not still_aside(s.bonus, v.bonus) or not still_aside(s.norths, v.norths):
@@ -72,8 +81,8 @@ def _shows_target(state: PlayState, followed: TableView, observed: TableView, ga
     over = state.over
     for i, (s, v) in enumerate(zip(followed.seats, observed.seats, strict=True)):
         rows_ok = s.discards == v.discards or (over and s.discards[:-1] == v.discards)
-        melds_ok = s.melds == v.melds or (over and len(s.melds) == len(v.melds) and all(
-            a == b or a.base == b for a, b in zip(s.melds, v.melds, strict=True)))
+        melds_ok = shows_melds(s.melds, v.melds) or (over and len(s.melds) == len(v.melds) and all(
+            shows_meld(a, b) or shows_meld(a.base, b) for a, b in zip(s.melds, v.melds, strict=True)))
         if not (rows_ok and melds_ok and (sorted_codes(s.bonus), s.norths) == (sorted_codes(v.bonus), v.norths)):
             return False
         if not game.centre and s.sideways != v.sideways and not over:

@@ -82,6 +82,16 @@ class ReadMeld:
         return MeldKey(self.type, False, sorted_codes(codes), self.added, self.source)
 
 
+def as_claimed(meld: ReadMeld, tile: str, source: int) -> ReadMeld:
+    """``meld`` as the claim of ``tile`` from ``source`` (@k) shows it: a meld read with no tile sideways and no
+    source (its sideways tile boxed upright) with the first of its tiles that is ``tile`` taken as the sideways
+    one; any other meld as read."""
+    if meld.concealed or meld.sideways is not None or meld.source is not None:
+        return meld
+    at = next((i for i, c in enumerate(meld.tiles) if c == tile), None)
+    return meld if at is None else replace(meld, sideways=at, source=source)
+
+
 @dataclass(frozen=True)
 class SeatView:
     """One seat as the camera sees it (see the module docstring)."""
@@ -238,8 +248,28 @@ def fei_swapped(have: MeldKey, want: MeldKey) -> bool:
     return list(gone.elements()) == ["jk"] and sum(new.values()) == 1 and "bk" not in new
 
 
+def _with_source_of(have: MeldKey, want: MeldKey) -> MeldKey:
+    """``want`` (a meld read) with ``have``'s source where it was read without one: no tile of it was seen lying
+    sideways (the reconstruction's melds whose sideways tile was boxed upright), so whom it came from is not
+    read, and the followed meld says it."""
+    if want.source is None and not want.concealed and not have.concealed and have.source is not None:
+        return replace(want, source=have.source)
+    return want
+
+
+def shows_meld(have: MeldKey, want: MeldKey) -> bool:
+    """The meld read as ``want`` shows the followed meld ``have`` (a source not read is no difference)."""
+    return have == _with_source_of(have, want)
+
+
+def shows_melds(have: Sequence[MeldKey], want: Sequence[MeldKey]) -> bool:
+    """:func:`shows_meld` for each of a seat's melds, as many read as followed."""
+    return len(have) == len(want) and all(shows_meld(a, b) for a, b in zip(have, want, strict=True))
+
+
 def meld_grows(have: MeldKey, want: MeldKey) -> bool:
     """``want`` is the meld ``have`` as it may show later: unchanged, grown into a kong, its Fei swapped."""
+    want = _with_source_of(have, want)
     return have == want or want.base == have or fei_swapped(have, want)
 
 
