@@ -372,6 +372,30 @@ def test_a_meld_with_misread_tiles_is_read_as_the_set_its_alternatives_make():
     assert sorted((c["read"], c["now"]) for c in obs.meta["melds_reread"]) == [("1z", "7z"), ("4z", "7z")]
 
 
+def test_a_meld_with_no_tile_sideways_and_a_tile_misread_is_read_as_its_set(monkeypatch):
+    """The pong of 7z from position 2 with its sideways tile boxed upright and evenly spaced, and its middle tile
+    read 1z (7z second in its top 3; three-kaki hand 1 read its chow 9p7p8p so, 8p 7p 8p): the readings that
+    make a set are taken, the sideways tile and source unknown; not three tiles in the bonus area. That is off by
+    default (it followed fewer rendered korean-3p events): then the three stay in the bonus area, as read."""
+    import vision.reconstruct as R
+
+    truth = sanma_table([meld(["7z", "7z", "7z"], source=2)])
+
+    def edit(dets, labels):
+        _all_upright(1.0)(dets, labels)
+        _misread_as(("meld", 0, 0, 1), "1z", [("1z", 0.5), ("7z", 0.3), ("2z", 0.1)])(dets, labels)
+
+    assert R.REREAD_UNSEEN_SIDE is False
+    obs, _ = read(truth, edit=edit)
+    assert obs.seat(0).melds == [] and obs.seat(0).bonus == ["7z", "1z", "7z"]
+    monkeypatch.setattr(R, "REREAD_UNSEEN_SIDE", True)
+    obs, _ = read(truth, edit=edit)
+    assert [(m.type, m.tiles, m.sideways, m.source) for m in obs.seat(0).melds] == [
+        ("pong", ["7z", "7z", "7z"], None, None)]
+    assert obs.seat(0).bonus == [] and not obs.problems
+    assert [(c["read"], c["now"]) for c in obs.meta["melds_reread"]] == [("1z", "7z")]
+
+
 def test_a_meld_no_alternative_makes_a_set_stays_a_bad_meld():
     truth = sanma_table([meld(["7z", "7z", "7z"], source=2)])
     obs, _ = read(truth, edit=_misread_as(("meld", 0, 0, 0), "1z", [("1z", 0.9), ("2z", 0.05), ("7z", 0.01)]))

@@ -55,6 +55,10 @@ ODD_TILE_COST = 11.0
 #: with its sideways tile and source unknown (the follower takes them from the claim that made it); below what
 #: three tiles misplaced in a bonus area cost, above a hand split between two tightly laid tiles
 UNSEEN_SIDE_COST = 5.0
+#: such a group that makes no set as read is made one by its tiles' next best readings (as melds with a sideways
+#: tile are): off, as measured (eval-video --from-images, cached readings: korean-3p 365 -> 348 of 659 events,
+#: the other rule systems unchanged; docs/benchmarks.md, seventh session)
+REREAD_UNSEEN_SIDE = False
 #: neighbours of a group closer than this many tile widths are one tile boxed twice
 SPLIT_BOX = 0.8
 #: the least probability of a top-3 reading a meld may take (a sideways pong tile far away is often read as a
@@ -416,7 +420,7 @@ def resolve_meld(codes: list[str], sideways: int | None, extra: str | None, vari
     return None
 
 
-def meld_reading(tiles, sideways: int, extra: str | None, variant, floor: float = MELD_READING_FLOOR
+def meld_reading(tiles, sideways: int | None, extra: str | None, variant, floor: float = MELD_READING_FLOOR
                  ) -> tuple[list[str], tuple[str, list[str]], float] | None:
     """For a group read as no set: the likeliest readings of its tiles (each its code or a top-3 alternative
     of probability at least ``floor`` in the rule system's set) that make it one. Returns (codes, (type,
@@ -583,9 +587,14 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, tile_h: float
             # a meld none of whose tiles reads as sideways (its sideways tile boxed upright, of another kind
             # than a pong's): which tile lies sideways, and so whom it came from, left unknown
             shape = resolve_meld(codes, None, None, variant)
+            cost = inner_cost(i, j) + UNSEEN_SIDE_COST
+            if shape is None and REREAD_UNSEEN_SIDE:   # a tile misread too: its next best readings making a set
+                reread = meld_reading(tiles, None, None, variant)
+                if reread is not None:
+                    codes, shape = reread[0], reread[1]
+                    cost += MELD_REREAD_COST + min(reread[2], 6.0)
             if shape is not None:
-                res = (inner_cost(i, j) + UNSEEN_SIDE_COST,
-                       MeldObservation(shape[0], codes, None, None, None, None, False, shape[1]))
+                res = (cost, MeldObservation(shape[0], codes, None, None, None, None, False, shape[1]))
             meld_cache[(i, j)] = res
             return res
         if len(side) == 1 and not any(p.back for p in tiles):
