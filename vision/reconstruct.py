@@ -466,6 +466,11 @@ def _spaced(tiles: list[Piece], tw: float, th: float) -> int | None:
     return found[0] if len(found) == 1 else None
 
 
+def _boxed_twice(tiles: list[Piece], tw: float) -> bool:
+    """Neighbours of a group lie closer than :data:`SPLIT_BOX` tile widths: one tile boxed twice."""
+    return any(b.x - a.x < SPLIT_BOX * tw for a, b in zip(tiles, tiles[1:], strict=False))
+
+
 def _odd_tile(tiles: list[Piece], variant, players: int, tw: float) -> tuple[int | None, str]:
     """(the index of the tile of a group of face-up tiles, at a place a meld's sideways tile lies, that reads as
     another kind than all the others and less surely than each of them, the others' kind), or (None, ""): the
@@ -473,7 +478,7 @@ def _odd_tile(tiles: list[Piece], variant, players: int, tw: float) -> tuple[int
     pong or kong boxed upright and misread through its squeezed crop (:data:`ODD_TILE_COST`); a sure odd tile is
     more likely the misread others' true kind. Tiles closer than :data:`SPLIT_BOX` tile widths are one tile
     boxed twice (generated sanma hand 4: the sideways 4p of a pong boxed as two halves read 2p 2p): no guess."""
-    if any(p.back for p in tiles) or any(b.x - a.x < SPLIT_BOX * tw for a, b in zip(tiles, tiles[1:], strict=False)):
+    if any(p.back for p in tiles) or _boxed_twice(tiles, tw):
         return None, ""
     codes = [_plain(p.code) for p in tiles]
     for odd in range(len(tiles)):
@@ -582,7 +587,7 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, tile_h: float
         if odd is not None:
             side, guessed = [odd], ODD_TILE_COST
         if not side and len(tiles) in (3, 4) and not any(p.back or not p.face_up for p in tiles) and \
-                not any(b.x - a.x < SPLIT_BOX * tw for a, b in zip(tiles, tiles[1:], strict=False)) and \
+                not _boxed_twice(tiles, tw) and \
                 not any(_set_aside(c, variant) for c in codes if not (c == "jk" and variant.has_jokers)):
             # a meld none of whose tiles reads as sideways (its sideways tile boxed upright, of another kind
             # than a pong's): which tile lies sideways, and so whom it came from, left unknown

@@ -75,10 +75,10 @@ def _claimed(followed: TableView, observed: TableView, game: GameContext, tile: 
              discarder: int | None = None) -> bool:
     """A new meld shows ``tile`` as its claimed (sideways) tile (from ``discarder`` when given)."""
     for j, w in enumerate(observed.seats):
+        source = None if discarder is None else game.back(j, discarder)
         for m in w.shown[len(followed.seats[j].melds):]:
-            m = as_claimed(m, tile, -1 if discarder is None else game.back(j, discarder))
-            if m.sideways is not None and m.tiles[m.sideways] == tile and (
-                    discarder is None or m.source == game.back(j, discarder)):
+            m = as_claimed(m, tile, source)
+            if m.sideways is not None and m.tiles[m.sideways] == tile and (source is None or m.source == source):
                 return True
     return False
 

@@ -82,10 +82,10 @@ class ReadMeld:
         return MeldKey(self.type, False, sorted_codes(codes), self.added, self.source)
 
 
-def as_claimed(meld: ReadMeld, tile: str, source: int) -> ReadMeld:
-    """``meld`` as the claim of ``tile`` from ``source`` (@k) shows it: a meld read with no tile sideways and no
-    source (its sideways tile boxed upright) with the first of its tiles that is ``tile`` taken as the sideways
-    one; any other meld as read."""
+def as_claimed(meld: ReadMeld, tile: str, source: int | None) -> ReadMeld:
+    """``meld`` as the claim of ``tile`` from ``source`` (@k; None: from whoever) shows it: a meld read with no
+    tile sideways and no source (its sideways tile boxed upright) with the first of its tiles that is ``tile``
+    taken as the sideways one; any other meld as read."""
     if meld.concealed or meld.sideways is not None or meld.source is not None:
         return meld
     at = next((i for i, c in enumerate(meld.tiles) if c == tile), None)
