@@ -162,14 +162,52 @@ def test_a_deal_never_seen_whole_is_taken_from_the_first_frame_the_camera_player
     assert [(p.frame, p.kind) for p in inf.problems] == [(1, "observation"), (2, "observation")]
 
 
-def test_a_dealt_table_without_its_dora_indicator_waits_for_it():
-    """A sanma deal turns a dora indicator: a first frame that misses it is no deal (one taken without it could
-    never show it later); the next frame, which shows it, is."""
+def test_a_dealt_table_without_its_dora_indicator_is_dealt_and_takes_the_first_one_shown():
+    """A sanma deal turns a dora indicator: a first frame that misses it is dealt without it (the page says so),
+    and the indicator the next frame shows is the deal's: the followed log is the script's, the deal rewritten
+    with it (settled "late dora"), no kan dora inferred."""
     video, observations, expected = hand(*SANMA_55)
     stream = [_with(observations[0], lambda d: d["dora_indicators"].clear())] + list(observations[1:])
     inf = _exact(video, stream)
-    assert [(p.frame, p.kind) for p in inf.problems] == [(1, "impossible")]
-    assert "no dora indicator" in inf.problems[0].message
+    assert [(p.frame, p.kind) for p in inf.problems] == [(1, "no_dora")]
+    dora = expected[0].dora_indicators[0].code
+    assert inf.settled == [(2, -1, "dora", "", dora, "late dora")]
+    game, said = _said(video, stream)     # the page says both, and follows the hand from the rewritten deal
+    assert said[:2] == ["The dealt table shows no dora indicator yet: the deal is taken without it, and the first "
+                        "one the table shows is the deal's.",
+                        f"The dora indicator, not seen at the deal, reads {dora}: the deal is taken with it and the "
+                        "hand is replayed."]
+    assert game.hand == expected[:len(game.hand)] and game.hand[0].dora_indicators[0].code == dora
+
+
+def test_a_table_first_seen_played_without_its_dora_indicator_waits_for_it_then_deals_from_its_first_frame():
+    """The camera player's hand read two tiles short in the first two frames and the dora indicator missed in the
+    first four: the third frame shows the dealer's discard (a table already played, where a tile by the wall may
+    be the indicator read as a discard), so the deal waits for the indicator; when the camera player has played
+    (the fifth frame) the deal is taken from the third frame without it, and the indicator the fifth shows is the
+    deal's: the log is the script's."""
+    from vision.follow.inferrer import LATE_DORA_WAIT
+
+    video, observations, expected = hand(*SANMA_55)
+    short = [_with(o, lambda d: _seat(d, video.camera)["hand"].__delitem__(slice(0, 2))) for o in observations[:2]]
+    stream = [_with(o, lambda d: d["dora_indicators"].clear()) for o in short + list(observations[2:4])]
+    inf = _exact(video, stream + list(observations[4:]))
+    assert LATE_DORA_WAIT == 4
+    assert [(p.frame, p.kind) for p in inf.problems] == [(1, "observation"), (2, "observation"), (3, "impossible"),
+                                                          (4, "impossible"), (5, "no_dora")]
+    assert inf.settled == [(5, -1, "dora", "", expected[0].dora_indicators[0].code, "late dora")]
+
+
+def test_a_dora_indicator_missed_for_frames_of_play_is_the_deals_once_seen():
+    """The dora indicator missed by the first six frames (a far, small tile: generated sanma hand 2, a seat
+    camera, never read it, and the whole hand was lost waiting for it): the hand is followed from the first
+    frame, and the deal takes the indicator when a frame shows it; the log is the script's from event 0."""
+    video, observations, expected = hand(*SANMA_55)
+    stream = [_with(o, lambda d: d["dora_indicators"].clear()) for o in observations[:6]] + list(observations[6:])
+    assert any(len(_seat(o.to_dict(), p)["discards"]) for o in stream[:6] for p in video.positions)
+    inf = _exact(video, stream)
+    assert [(p.frame, p.kind) for p in inf.problems] == [(1, "no_dora")]
+    assert inf.settled == [(7, -1, "dora", "", expected[0].dora_indicators[0].code, "late dora")]
 
 
 # --------------------------------------------------------------------------- a meld read where tiles are set aside

@@ -300,15 +300,15 @@ def test_a_pong_whose_sideways_tile_reads_upright_is_still_a_pong():
     assert not obs.seat(0).bonus and not obs.problems
 
 
-def _all_upright(spacing: float, side: int = 2):
-    """An edit: the meld's sideways tile (its third, or ``side``: 0 or 2) boxed as an upright tile of its
-    neighbour's size and direction, ``spacing`` times as far from its neighbour as the two upright tiles lie
-    apart."""
+def _all_upright(spacing: float, side: int = 2, meld: int = 0):
+    """An edit: the meld's (the first, or ``meld``) sideways tile (its third, or ``side``: 0 or 2) boxed as an
+    upright tile of its neighbour's size and direction, ``spacing`` times as far from its neighbour as the two
+    upright tiles lie apart."""
     def edit(dets, labels):
         boxes = {tuple(lb["role"][:4]): np.array(e["corners"], float) for e, lb in zip(dets, labels, strict=False)}
         for d, lab in zip(dets, labels, strict=False):
-            if lab["role"][:4] == ["meld", 0, 0, side]:
-                ref, first = boxes[("meld", 0, 0, 1)], boxes[("meld", 0, 0, 2 - side)]
+            if lab["role"][:4] == ["meld", 0, meld, side]:
+                ref, first = boxes[("meld", 0, meld, 1)], boxes[("meld", 0, meld, 2 - side)]
                 centre = ref.mean(0) + spacing * (ref.mean(0) - first.mean(0))
                 d["corners"] = (ref - ref.mean(0) + centre).tolist()
     return edit
@@ -467,6 +467,39 @@ def test_a_middle_tile_read_otherwise_makes_no_pong_at_a_three_player_table():
     obs, _ = read(truth, edit=edit)
     assert obs.seat(0).melds == [] and obs.seat(0).bonus == ["9p", "3p", "9p"]
     assert obs.problems[-1].message == "9p 3p 9p in the bonus area of position 0 is not a bonus tile."
+
+
+def test_a_group_that_makes_no_set_leaves_the_meld_beside_it_a_meld(monkeypatch):
+    """Hong Kong: two chows called from the left, 1m2m3m and 3s4s5s, each with its sideways tile boxed upright,
+    the first read 3m 2m 3m (generated hong-kong hand 4 read its chow so, and its chow 3s4s5s went to the bonus
+    area with it). As shipped the group that makes no set goes to the bonus area, the chow beside the hand stays
+    a chow; with :data:`vision.reconstruct.UNKNOWN_UNSEEN_SIDE_COST` set (tried at 12: it followed fewer rendered
+    hong-kong events, a camera hand's tiles taken for such a meld) the group is a meld of no known shape, as
+    read, and the bonus area is empty."""
+    import vision.reconstruct as R
+
+    seats = [SeatTruth(0, ["7m", "8m", "9m", "2p", "3p", "4p", "5z"], "face_up", False,
+                       [meld(["1m", "2m", "3m"], source=1, kind="chow", players=4),
+                        meld(["3s", "4s", "5s"], source=1, kind="chow", players=4)], ["9m", "1z"]),
+             SeatTruth(1, ["bk"] * 13, "face_down", False, [], []),
+             SeatTruth(2, ["bk"] * 13, "face_down", False, [], []),
+             SeatTruth(3, ["bk"] * 13, "face_down", False, [], [])]
+    truth = TableTruth("hong-kong", 4, seats, wall_tiles=40)
+
+    def edit(dets, labels):
+        _all_upright(1.0, side=0, meld=0)(dets, labels)
+        _all_upright(1.0, side=0, meld=1)(dets, labels)
+        _misread_as(("meld", 0, 0, 0), "3m", [("3m", 0.9), ("2m", 0.05), ("4m", 0.02)])(dets, labels)
+
+    assert R.UNKNOWN_UNSEEN_SIDE_COST is None
+    obs, _ = read(truth, edit=edit)
+    assert [(m.type, m.tiles) for m in obs.seat(0).melds] == [("chow", ["3s", "4s", "5s"])]
+    assert obs.seat(0).bonus == ["3m", "2m", "3m"]
+    monkeypatch.setattr(R, "UNKNOWN_UNSEEN_SIDE_COST", 12.0)
+    obs, _ = read(truth, edit=edit)
+    assert [(m.type, m.tiles, m.sideways, m.source) for m in obs.seat(0).melds] == [
+        ("unknown", ["3m", "2m", "3m"], None, None), ("chow", ["3s", "4s", "5s"], None, None)]
+    assert obs.seat(0).bonus == [] and obs.seat(0).hand == seats[0].hand
 
 
 def test_a_second_red_five_is_read_as_the_plain_five():

@@ -59,6 +59,13 @@ UNSEEN_SIDE_COST = 5.0
 #: tile are): off, as measured (eval-video --from-images, cached readings: korean-3p 365 -> 348 of 659 events,
 #: the other rule systems unchanged; docs/benchmarks.md, seventh session)
 REREAD_UNSEEN_SIDE = False
+#: the parse cost, besides :data:`UNSEEN_SIDE_COST`, of such a group that makes no set even so: a meld of unknown
+#: shape (a tile of it misread), so that the melds beside it are still parsed as melds and its tiles are not
+#: taken for bonus tiles (generated hong-kong hand 4 read its chow 1m2m3m 3m 2m 3m, and its next meld 3s4s5s went
+#: to the bonus area with it); None (as shipped): no such meld, the row's melds end at the group. Tried at 12:
+#: eval-video --from-images, cached readings, 784 of 2,264 events against 788 (hong-kong 87 against 90: a
+#: camera hand's tiles taken for such a meld; korean-3p 376 against 377; docs/benchmarks.md, eighth session)
+UNKNOWN_UNSEEN_SIDE_COST: float | None = None
 #: neighbours of a group closer than this many tile widths are one tile boxed twice
 SPLIT_BOX = 0.8
 #: the least probability of a top-3 reading a meld may take (a sideways pong tile far away is often read as a
@@ -600,6 +607,9 @@ def _parse_row(row: list[Piece], tw: float, variant, players: int, tile_h: float
                     cost += MELD_REREAD_COST + min(reread[2], 6.0)
             if shape is not None:
                 res = (cost, MeldObservation(shape[0], codes, None, None, None, None, False, shape[1]))
+            elif UNKNOWN_UNSEEN_SIDE_COST is not None:
+                res = (cost + UNKNOWN_UNSEEN_SIDE_COST,
+                       MeldObservation("unknown", codes, None, None, None, None, False, [_plain(c) for c in codes]))
             meld_cache[(i, j)] = res
             return res
         if len(side) == 1 and not any(p.back for p in tiles):

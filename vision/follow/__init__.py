@@ -49,6 +49,10 @@ A tile of the camera player's hand the detector misses in a frame does not stop 
 (:func:`.views.with_missed_tiles`): a hand one or two tiles short of a size the rule system holds, every tile it
 shows the followed hand's, is followed with those tiles unseen (the state's hand shows them and may hold them);
 the next frames, while they still lack the tile, are followed so too, even once the hand draws or calls again.
+A frame whose camera hand counts too few or too many tiles otherwise (tiles missed and misread: a seat camera's
+own hand, small and blurred) is followed with that hand as followed, the problem said
+(:data:`.inferrer.CAMERA_HAND_PENDING`): the others' moves are taken then, the camera player's own when a frame
+reads its hand again.
 
 A tile of the camera player's hand read wrongly so far is re-read when the table shows what it is (the user's
 correction, or its discard): the event that brought it in is corrected, the engine replays the hand, the
@@ -60,7 +64,8 @@ bonus area, the dora indicator) is dealt with its top reading and kept as a doub
 the engine's refusals settle it, and where it is settled otherwise the deal is rewritten and the engine
 replays the hand (:attr:`EventInferrer.settled`, said in players' words). A table first seen already played
 is dealt when the camera player has not played yet (its hand is the dealt one; the search explains the rest),
-and a dealt table of a rule system that turns a dora indicator waits for a frame that shows it. A call laid
+and a dealt table of a rule system that turns a dora indicator but shows none is dealt without it: the first
+one the table shows is the deal's (the deal rewritten, the hand replayed). A call laid
 where the caller's tiles set aside lie (its claimed tile often missed) is taken from the discard it took.
 
 ``mahjong-assistant eval-video`` (:mod:`evaluation.video`) measures it on generated videos of whole hands

@@ -183,9 +183,11 @@ def describe_difference(followed: TableView, observed: TableView, game: GameCont
     try:
         from ..observation import describe_change
 
-        before = as_dict(followed.seats, [s.hand for s in followed.seats], followed.dora, followed.centre)
-        after = as_dict(observed.seats, [v.hand if i == game.camera else () for i, v in enumerate(observed.seats)],
-                        observed.dora, observed.centre)
+        def hands(view: TableView) -> list:   # hidden hands are not compared (the frame's backs are not counted)
+            return [s.hand if i == game.camera else () for i, s in enumerate(view.seats)]
+
+        before = as_dict(followed.seats, hands(followed), followed.dora, followed.centre)
+        after = as_dict(observed.seats, hands(observed), observed.dora, observed.centre)
         return describe_change(before, after) or "nothing readable"
     except Exception:   # the words are a courtesy; never let them hide the problem
         return "the table changed"

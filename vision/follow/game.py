@@ -214,6 +214,10 @@ def _settled_messages(settled: Sequence[tuple[int, int, str, str, str, str]], ca
         if was == UNREAD:
             out.append(_UNREAD_SETTLED.get(why, _UNREAD_SETTLED["shown"]).format(now=now))
             continue
+        if why == "late dora":
+            out.append(f"The dora indicator, not seen at the deal, reads {now}: the deal is taken with it and the "
+                       "hand is replayed.")
+            continue
         tile = _dealt_tile_words(seat, part, was, camera)
         out.append(_SETTLED_WHY[why].format(tile=tile[0].upper() + tile[1:], now=now, plain=plain_code(was)))
     return out

@@ -20,6 +20,7 @@ from assistant.play import (
     Discard,
     Event,
     ExhaustiveDraw,
+    NewDora,
     PlayState,
     Tsumo,
 )
@@ -90,10 +91,24 @@ SURE_FRAMES = 2
 DOUBT_NODES = 200
 
 
+#: frames of a table first seen already played, with no dora indicator, that wait for one before the deal is taken
+#: without it (a dealt table with none is taken at once: the first indicator shown is the deal's)
+LATE_DORA_WAIT = 4
+#: a frame whose camera hand reads with too few or too many tiles is followed with that hand as followed
+#: (:meth:`EventInferrer._camera_hand_pending`)
+CAMERA_HAND_PENDING = True
+#: ... and may be explained by moves of the camera player too (its draw taken as a tile the frame shows, a
+#: discard it threw unread: later frames that read the hand re-read it). Without them (False) the rendered hands
+#: of eval-video --from-images lost what the pending hand gained (788 of 2,264 events against 812: hong-kong 90
+#: against 103, three-kaki 9 against 20); with them a draw may be taken wrongly (generated sanma hand 1, read
+#: with another scale choice: a draw of its North taken as the 2p just thrown, 75 of 114 events against 98)
+CAMERA_MOVES_WHILE_PENDING = True
+
+
 @dataclass
 class EventProblem:
     """Why nothing (or not all) was inferred from a frame: ``kind`` (seats, observation, next_deal, no_deal,
-    impossible, unexplained) and the ``message`` in plain words."""
+    no_dora, impossible, unexplained) and the ``message`` in plain words."""
 
     frame: int
     kind: str
@@ -145,7 +160,8 @@ class EventInferrer:
     #: until the table shows which they are
     doubted: list[tuple[int, int, str, str, tuple[str, ...]]] = field(default_factory=list)
     #: (frame, seat, part, read, now, why): doubtful tiles of the deal settled otherwise than dealt (why:
-    #: frames, discard, shown, copies, game; see :mod:`.deal`); the deal was rewritten and the hand replayed
+    #: frames, discard, shown, copies, game; see :mod:`.deal`; "late dora": the dora indicator no frame showed at
+    #: the deal, read "", seat -1); the deal was rewritten and the hand replayed
     settled: list[tuple[int, int, str, str, str, str]] = field(default_factory=list)
     #: the camera hand's tiles the last frame followed did not show (the detector missed them; the followed hand
     #: holds them: :func:`.views.with_missed_tiles`), () when it showed the hand whole
@@ -164,6 +180,9 @@ class EventInferrer:
         # a dealt table (and its observation) seen while a played hand was followed
         self._next_deal: tuple[TableView, TableObservation] | None = None
         self._doubts: list[Doubt] = []       # the doubtful tiles of the hand's deal
+        self._dora_unseen = False            # the hand was dealt with no dora indicator (none seen yet)
+        self._dora_waits = 0                 # frames of a played table with no indicator not taken as dealt
+        self._dora_wait_from: tuple[TableView, TableObservation | None] | None = None   # the first of them
         self._doubt_misses: set[tuple] = set()   # (tile, reading, state, target) tried in vain
         # code -> frames in a row that read every copy of it the followed camera hand holds surely
         self._sure: dict[str, int] = {}
@@ -207,7 +226,7 @@ class EventInferrer:
             new += events
             self.events += events
             self.states += states
-        return new
+        return self._take_late_dora(new) if self._dora_unseen else new
 
     def feed(self, observation: TableObservation | dict) -> list[Event]:
         """The events that lead to ``observation`` from the last accepted table (empty when nothing changed
@@ -296,7 +315,12 @@ class EventInferrer:
         state, followed = self._replayed(game)     # a doubt settled by the copies replayed the hand
         reported = [p for p in reported if not _short_by_unread(p, followed, observed, game)]
         observed, reported = self._missed_tiles(followed, observed, reported, game)
+        pending = CAMERA_HAND_PENDING and any(_camera_short(p, game) for p in reported)
+        if pending:
+            observed, reported = self._camera_hand_pending(followed, observed, reported, game)
         path = self._aside_read(obs, state, followed, observed, reported, game) if reported else None
+        if path is not None and pending and not CAMERA_MOVES_WHILE_PENDING and _moves_seat(path, game.camera):
+            path = None
         if path is not None:   # a tile set aside misread, read as what the game lets lie there
             return self._followed(path, obs, game)
         if reported:   # follow the rest of the frame; the parts with problems wait (pending)
@@ -312,19 +336,20 @@ class EventInferrer:
         if self._called_discard(followed, observed, game):
             state, followed = self._replayed(game)
         found = [m for check in CHECKS for m in check(followed, observed, game)]
-        path = None
+        path, cam = None, game.camera
         if found:   # a discard taken by a call whose meld cannot be read: the call the discard allows
             path = self._call(obs, state, followed, observed, game)
             if path is None:
                 return self._problem("impossible", " ".join(found))
         if path is None:
             path = self._explained(obs, state, followed, observed, game)
+        if path is not None and pending and not CAMERA_MOVES_WHILE_PENDING and _moves_seat(path, cam):
+            path = None   # the camera player moved: what it drew or threw, only a frame that reads its hand says
         if path is None:
             changed = describe_difference(followed, observed, game)
             return self._problem("unexplained", f"No moves in turn order explain what changed ({changed}); the "
                                                 "frame is skipped.")
         new = self._followed(path, obs, game)
-        cam = game.camera
         if observed.seats[cam].missed and self.state is not None:   # which of the hand's tiles the frame missed
             held = engine_view(self.state, game).seats[cam].hand
             self.missed = tuple(sorted_codes((Counter(held) - Counter(observed.seats[cam].hand)).elements()))
@@ -345,6 +370,23 @@ class EventInferrer:
         self._recent_missed = Counter(missed.seats[game.camera].missed)
         return missed, [p for p in reported if not _camera_short(p, game)]
 
+    def _camera_hand_pending(self, followed: TableView, observed: TableView, reported: Sequence,
+                             game: GameContext) -> tuple[TableView, list]:
+        """The frame's camera hand read with too few or too many tiles, and not as a tile or two missed
+        (:meth:`_missed_tiles`): the hand taken as followed (pending) so that the rest of the frame can be
+        followed (a seat camera's own hand, small and blurred, read short frame after frame: generated
+        hong-kong hand 0); the problem is said and dropped. An explanation of such a frame that moves the camera
+        player is taken only with :data:`CAMERA_MOVES_WHILE_PENDING` (:meth:`_follow`)."""
+        short = [p for p in reported if _camera_short(p, game)]
+        if not short:
+            return observed, list(reported)
+        s = followed.seats[game.camera]
+        seats = list(observed.seats)
+        seats[game.camera] = replace(seats[game.camera], hand=s.hand, state=s.state, right=s.right, missed=())
+        self._problem("observation", " ".join(p.message for p in short) + " The hand is left as it was; the rest "
+                                                                          "is followed.")
+        return replace(observed, seats=tuple(seats)), [p for p in reported if not _camera_short(p, game)]
+
     def _followed(self, path, obs: TableObservation, game: GameContext) -> list[Event]:
         """The frame followed along ``path``: its events taken, then its readings of the deal's doubtful tiles
         weighed and the camera hand's sure readings counted."""
@@ -352,6 +394,31 @@ class EventInferrer:
         self._weigh_doubts(obs, game)
         self._count_sure(obs, game)
         self._remember_pool(obs, game)
+        return new
+
+    def _take_late_dora(self, new: list[Event]) -> list[Event]:
+        """The deal was taken with no dora indicator (no frame showed it yet: a far, small tile): the first one
+        followed, which the search can only take as a kan dora that no kong turned, is the deal's. The deal is
+        rewritten with it and the hand replayed (:attr:`settled`, why "late dora"); ``new`` (the frame's events)
+        without it."""
+        start = hand_start(self.events)
+        for k in range(start + 1, len(self.events)):
+            ev = self.events[k]
+            if not isinstance(ev, NewDora):
+                continue
+            self._dora_unseen = False
+            if self.states[k - 1].kongs_made or self.states[k - 1].dora_indicators:
+                return new
+            deal = self.events[start]
+            assert isinstance(deal, Deal)
+            events = self.events[:start] + [replace(deal, dora_indicators=(ev.tile,))] + self.events[start + 1:k] \
+                + self.events[k + 1:]
+            states = play_events(None, events[start:])
+            if states is None:
+                return new
+            self.events, self.states = events, self.states[:start] + list(states)
+            self.settled.append((self.frames, -1, "dora", "", ev.tile.code, "late dora"))
+            return [e for e in new if e is not ev]
         return new
 
     def _remember_pool(self, obs: TableObservation | None, game: GameContext) -> None:
@@ -623,15 +690,29 @@ class EventInferrer:
                     return (was, now), events, list(states), path
         return None
 
-    def _deal(self, observed: TableView, game: GameContext, obs: TableObservation | None = None) -> list[Event]:
+    def _deal(self, observed: TableView, game: GameContext, obs: TableObservation | None = None,
+              waited: bool = False) -> list[Event]:
         """The deal a dealt table shows (``obs``: its observation, whose unsure tiles are dealt as read and kept
         as doubts: :mod:`.deal`), then what the table shows after it; a table already played is dealt only when
-        no deal was followed yet and the camera player has not played (:meth:`_may_deal_late`)."""
+        no deal was followed yet and the camera player has not played (:meth:`_may_deal_late`), and one with no
+        dora indicator after :data:`LATE_DORA_WAIT` frames that show none (``waited``: the wait is over)."""
         late = not is_dealt_table(observed)
         if late and not self._may_deal_late(observed, game):
+            if self._dora_wait_from is not None:   # the camera player played while the deal waited for the dora
+                return self._deal_waited(observed, game)
             return self._problem("no_deal", "The table already shows discards or melds: waiting for a new deal.")
         unread = with_unread_tile(observed, game)   # the camera hand one tile short: that tile dealt unread
         found = self._deal_problems(observed, game, camera=unread is None)
+        no_dora = game.dora and not observed.dora
+        if no_dora and late and not waited and not found:
+            # a table already played with no indicator: a tile lying where the indicator lies may have been read
+            # as a discard; a few frames to show it, then the deal from the first of them
+            if self._dora_waits >= LATE_DORA_WAIT:
+                return self._deal_waited(observed, game)
+            self._dora_waits += 1
+            self._dora_wait_from = self._dora_wait_from or (observed, obs)
+            return self._problem("impossible", "The table shows play already and no dora indicator: waiting for a "
+                                               "frame that shows it.")
         if found:
             return self._problem("impossible", " ".join(found))
         doubts = (doubts_of_deal(obs, game) if obs is not None else []) + ([unread_doubt(game)] if unread else [])
@@ -643,6 +724,11 @@ class EventInferrer:
         if late and path is None:
             return self._problem("no_deal", "The table shows play already, and no deal leads to it: waiting for "
                                             "a new deal.")
+        # the first indicator the table shows is the deal's
+        self._dora_unseen, self._dora_waits, self._dora_wait_from = no_dora, 0, None
+        if no_dora:
+            self._problem("no_dora", "The dealt table shows no dora indicator yet: the deal is taken without it, "
+                                     "and the first one the table shows is the deal's.")
         self._disputes, self._refused, self._unseen = {}, set(), {}   # places in the rows of the hand before
         self._doubts, self._doubt_misses, self._recent_missed = doubts, set(), Counter()
         self.doubted += [(self.frames, d.seat, d.part, d.taken, tuple(d.readings())) for d in doubts]
@@ -650,6 +736,16 @@ class EventInferrer:
                          for was in sorted(d.ruled_out)]
         out = self._extend([((deal,), states)]) + self._extend(path or [])
         self._remember_pool(obs, game)
+        return out
+
+    def _deal_waited(self, observed: TableView, game: GameContext) -> list[Event]:
+        """The wait for a dora indicator is over (:data:`LATE_DORA_WAIT` frames, or the camera player played): the
+        deal from the first frame that waited, without it, and the path from there to ``observed``."""
+        first, obs = self._dora_wait_from or (observed, None)
+        self._dora_wait_from = None
+        out = self._deal(first, game, obs, waited=True)
+        if self.state is not None and not self.state.over and first != observed:
+            out += self._extend(explain(self.state, observed, game, self.max_nodes) or [])
         return out
 
     def _may_deal_late(self, observed: TableView, game: GameContext) -> bool:
@@ -668,8 +764,6 @@ class EventInferrer:
         if len(observed.dora) > 1:   # no kong before the deal: one of them is a misread (a standing hand's top)
             found.append(f"A dealt table shows one dora indicator, not {len(observed.dora)} "
                          f"({' '.join(observed.dora)}): waiting for a frame that shows one.")
-        if not observed.dora and game.variant.has_dora_indicators:   # a deal without it could never show it
-            found.append("The dealt table shows no dora indicator: waiting for a frame that shows it.")
         return found
 
     def _deal_event(self, observed: TableView, game: GameContext) -> Deal:
@@ -857,6 +951,12 @@ class EventInferrer:
 
     def log(self) -> list[dict]:
         return [e.to_json() for e in self.events]
+
+
+def _moves_seat(path, seat: int) -> bool:
+    """An event of ``path`` is a move of ``seat`` (its draw, discard, call, kong, kita, bonus tile or win)."""
+    return any(getattr(e, "seat", None) == seat or seat in getattr(e, "seats", ()) for events, _ in path
+               for e in events)
 
 
 def _camera_short(problem, game: GameContext) -> bool:
