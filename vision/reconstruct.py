@@ -63,8 +63,9 @@ REREAD_UNSEEN_SIDE = False
 #: shape (a tile of it misread), so that the melds beside it are still parsed as melds and its tiles are not
 #: taken for bonus tiles (generated hong-kong hand 4 read its chow 1m2m3m 3m 2m 3m, and its next meld 3s4s5s went
 #: to the bonus area with it); None (as shipped): no such meld, the row's melds end at the group. Tried at 12:
-#: eval-video --from-images, cached readings, 784 of 2,264 events against 788 (hong-kong 87 against 90: a
-#: camera hand's tiles taken for such a meld; korean-3p 376 against 377; docs/benchmarks.md, eighth session)
+#: eval-video --from-images, cached readings, 783 of 2,264 events against 788 (hong-kong 87 against 90: a
+#: camera hand's tiles taken for such a meld; korean-3p 376 against 377; sanma 311, from a first form of the
+#: late dora indicator in the same run, since mended; docs/benchmarks.md, eighth session)
 UNKNOWN_UNSEEN_SIDE_COST: float | None = None
 #: neighbours of a group closer than this many tile widths are one tile boxed twice
 SPLIT_BOX = 0.8

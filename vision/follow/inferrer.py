@@ -378,8 +378,6 @@ class EventInferrer:
         hong-kong hand 0); the problem is said and dropped. An explanation of such a frame that moves the camera
         player is taken only with :data:`CAMERA_MOVES_WHILE_PENDING` (:meth:`_follow`)."""
         short = [p for p in reported if _camera_short(p, game)]
-        if not short:
-            return observed, list(reported)
         s = followed.seats[game.camera]
         seats = list(observed.seats)
         seats[game.camera] = replace(seats[game.camera], hand=s.hand, state=s.state, right=s.right, missed=())
